@@ -1,0 +1,99 @@
+"""Every annotation, label, finalizer and name the project reads or writes, in one place.
+
+Keys that belong to other projects (BMO, CAPM3, IPAM) are named here too, so a typo
+is a NameError rather than a silent no-op.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final
+
+# --- the contract with users (DESIGN §3) -------------------------------------------------
+PAUSED_ANNOTATION: Final = "baremetalhost.metal3.io/paused"
+"""BMO pauses a host while this annotation exists, whatever its value."""
+
+PREPROVISIONING_PAUSE: Final = "metal3.io/preprovisioning"
+"""Our pause value: the only value we ever remove."""
+
+CAPM3_PAUSE: Final = "metal3.io/capm3"
+"""CAPM3's pause value; never ours to remove."""
+
+TEMPLATE_REFERENCE_ANNOTATION: Final = (
+    "baremetalhost.metal3.io/preprovisioningnetworkdata-reference"
+)
+"""`<plural>.<group>/<name>` naming the template for a host (revised design)."""
+
+NETWORK_DATA_KEY: Final = "networkData"
+"""Secret data key BMO reads for preprovisioning network data."""
+
+NMSTATE_KEY: Final = "nmstate"
+
+# --- labels and finalizers we write -------------------------------------------------------
+HOST_LABEL: Final = "dhcpless.metal3.io/host"
+"""On IPClaims and Secrets we create: the name of the BareMetalHost they serve."""
+
+MANAGED_BY_LABEL: Final = "app.kubernetes.io/managed-by"
+MANAGED_BY_VALUE: Final = "metal3-dhcpless"
+
+BMO_SECRET_LABEL: Final = "environment.metal3.io"
+BMO_SECRET_LABEL_VALUE: Final = "baremetal"
+"""BMO's cache only sees Secrets carrying this label (reference §e.3)."""
+
+BMO_SECRET_FINALIZER: Final = "baremetalhost.metal3.io/secret"
+IPAM_CLAIM_FINALIZER: Final = "ipclaim.ipam.metal3.io"
+IPAM_ADDRESS_FINALIZER: Final = "ipaddress.ipam.metal3.io"
+IPAM_POOL_FINALIZER: Final = "ippool.ipam.metal3.io"
+
+SECRET_NAME_SUFFIX: Final = "-preprov-networkdata"
+"""The Secret we write for host `h` is `h` + this suffix, in the host's namespace."""
+
+# --- API groups and kinds ---------------------------------------------------------------
+BMO_GROUP: Final = "metal3.io"
+BMO_VERSION: Final = "v1alpha1"
+IPAM_GROUP: Final = "ipam.metal3.io"
+IPAM_VERSION: Final = "v1alpha1"
+CAPM3_GROUP: Final = "infrastructure.cluster.x-k8s.io"
+CAPM3_VERSION: Final = "v1beta2"
+CAPI_IPAM_GROUP: Final = "ipam.cluster.x-k8s.io"
+
+EVENT_REPORTING_COMPONENT: Final = "metal3-dhcpless"
+
+
+class FunctionName(StrEnum):
+    """The Knative Service names (DESIGN §3)."""
+
+    HOST_REGISTRATION = "host-registration"
+    IPCLAIM_FULFILMENT = "ipclaim-fulfilment"
+    SECRET_READINESS = "secret-readiness"
+    RESYNC = "resync"
+
+
+class EventType(StrEnum):
+    """ApiServerSource CloudEvent types (reference knative.md §b)."""
+
+    RESOURCE_ADD = "dev.knative.apiserver.resource.add"
+    RESOURCE_UPDATE = "dev.knative.apiserver.resource.update"
+    RESOURCE_DELETE = "dev.knative.apiserver.resource.delete"
+    REF_ADD = "dev.knative.apiserver.ref.add"
+    REF_UPDATE = "dev.knative.apiserver.ref.update"
+    REF_DELETE = "dev.knative.apiserver.ref.delete"
+
+
+class ProvisioningState(StrEnum):
+    """BMO's `status.provisioning.state` values (baremetalhost_types.go)."""
+
+    NONE = ""
+    UNMANAGED = "unmanaged"
+    REGISTERING = "registering"
+    MATCH_PROFILE = "match profile"
+    PREPARING = "preparing"
+    READY = "ready"
+    AVAILABLE = "available"
+    PROVISIONING = "provisioning"
+    PROVISIONED = "provisioned"
+    EXTERNALLY_PROVISIONED = "externally provisioned"
+    DEPROVISIONING = "deprovisioning"
+    INSPECTING = "inspecting"
+    POWERING_OFF_BEFORE_DELETE = "powering off before delete"
+    DELETING = "deleting"
