@@ -1,35 +1,100 @@
-"""The `dhcpless` command line (DESIGN §3). Sub-commands import their code lazily."""
+"""The `dhcpless` command line (DESIGN §3).
+
+Each sub-command imports its implementation lazily, so `dhcpless serve` (what the
+container runs) never pays for the sandbox, the demo or the renderer at start-up.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from dhcpless.keys import FunctionName
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from dhcpless.demo import run_demo
+
+    return run_demo(hosts=args.hosts, json_output=args.json)
+
+
+def _sandbox(args: argparse.Namespace) -> int:
+    from dhcpless.demo import run_sandbox_world
+
+    return run_sandbox_world(port=args.port, kubeconfig=Path(args.kubeconfig))
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from dhcpless.serve import serve_function
+
+    return serve_function(FunctionName(args.function), port=args.port)
+
+
+def _render(args: argparse.Namespace) -> int:
+    from dhcpless.rendercmd import run_render
+
+    code, out, err = run_render(
+        Path(args.template),
+        Path(args.host),
+        Path(args.addresses) if args.addresses else None,
+        args.format,
+    )
+    if out:
+        sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    if err:
+        print(err, file=sys.stderr)
+    return code
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dhcpless", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="run everything locally in an embedded sandbox")
-    demo.add_argument("--hosts", type=int, default=10)
-    demo.add_argument("--json", action="store_true")
-    sandbox = sub.add_parser("sandbox", help="run the sandbox API server for kubectl")
-    sandbox.add_argument("--port", type=int, default=0)
-    sandbox.add_argument("--kubeconfig", default="sandbox.kubeconfig")
-    serve = sub.add_parser("serve", help="serve one function as a CloudEvents HTTP service")
-    serve.add_argument("function")
+    """The argument parser; every sub-command stores its runner in `args.run`."""
+    parser = argparse.ArgumentParser(
+        prog="dhcpless",
+        description="Static pre-provisioning network data for Metal3 hosts, on Knative.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add(sub, "demo", _demo, "run the whole chain locally in an embedded sandbox (no cluster)")
+    demo = sub.choices["demo"]
+    demo.add_argument("--hosts", type=_positive, default=10, help="hosts to register (10)")
+    demo.add_argument("--json", action="store_true", help="end with one JSON summary object")
+    sandbox = _add(sub, "sandbox", _sandbox, "run the demo environment long-running, for kubectl")
+    sandbox.add_argument("--port", type=int, default=0, help="API port (0: any free port)")
+    sandbox.add_argument("--kubeconfig", default="sandbox.kubeconfig", help="kubeconfig to write")
+    serve = _add(sub, "serve", _serve, "serve one function as a CloudEvents HTTP service")
+    serve.add_argument("function", choices=[f.value for f in FunctionName])
     serve.add_argument("--port", type=int, default=8080)
-    render = sub.add_parser("render", help="render network data from Kubernetes YAML")
-    render.add_argument("--template", required=True)
-    render.add_argument("--host", required=True)
-    render.add_argument("--addresses")
+    render = _add(sub, "render", _render, "render network data from Kubernetes YAML files")
+    render.add_argument("--template", required=True, help="template YAML")
+    render.add_argument("--host", required=True, help="BareMetalHost YAML")
+    render.add_argument("--addresses", help="IPAddress YAML (multi-document)")
     render.add_argument("--format", choices=["openstack", "nmstate"], default="openstack")
     return parser
 
 
+def _add(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    run: Callable[[argparse.Namespace], int],
+    help_text: str,
+) -> argparse.ArgumentParser:
+    parser = sub.add_parser(name, help=help_text, description=help_text)
+    parser.set_defaults(run=run)
+    return parser
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    print(f"dhcpless {args.command}: not implemented yet", file=sys.stderr)
-    return 2
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,81 @@
+"""BareMetalHost (metal3.io/v1alpha1): the fields pre-provisioning depends on.
+
+`status.hardware` is absent until BMO has inspected the host, which is exactly the
+situation of every host we serve, so it stays optional all the way down.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import ConfigDict, Field
+
+from dhcpless.keys import ProvisioningState
+from dhcpless.models.base import K8sModel, K8sObject
+from dhcpless.models.meta import ObjectMeta
+
+
+class NIC(K8sModel):
+    """status.hardware.nics[]; CAPM3 tolerates empty entries, so every field defaults."""
+
+    name: str = ""
+    mac: str = ""
+    ip: str = ""
+
+
+class HardwareDetails(K8sModel):
+    """status.hardware; `nics` None (never reported) differs from [] (reported empty)."""
+
+    nics: tuple[NIC, ...] | None = None
+
+
+class Provisioning(K8sModel):
+    """status.provisioning; unknown future states are kept as plain strings."""
+
+    model_config = ConfigDict(use_enum_values=False)
+
+    state: ProvisioningState | str = Field(
+        default=ProvisioningState.NONE, union_mode="left_to_right"
+    )
+
+
+class BareMetalHostStatus(K8sModel):
+    provisioning: Provisioning = Field(default_factory=Provisioning)
+    hardware: HardwareDetails | None = None
+    error_type: str = ""
+    error_message: str = ""
+    operational_status: str = ""
+
+
+class BareMetalHostSpec(K8sModel):
+    boot_mac_address: str = Field(default="", alias="bootMACAddress")
+    preprovisioning_network_data_name: str = ""
+    online: bool = False
+
+
+class BareMetalHost(K8sObject):
+    """A host; `metadata.annotations` carries the pause and the template reference."""
+
+    KIND: ClassVar[str] = "BareMetalHost"
+
+    api_version: str = "metal3.io/v1alpha1"
+    kind: str = "BareMetalHost"
+    metadata: ObjectMeta = Field(default_factory=ObjectMeta)
+    spec: BareMetalHostSpec = Field(default_factory=BareMetalHostSpec)
+    status: BareMetalHostStatus = Field(default_factory=BareMetalHostStatus)
+
+    @property
+    def name(self) -> str:
+        return self.metadata.name
+
+    @property
+    def namespace(self) -> str:
+        return self.metadata.namespace or "default"
+
+    @property
+    def annotations(self) -> dict[str, str]:
+        return self.metadata.annotations
+
+    @property
+    def labels(self) -> dict[str, str]:
+        return self.metadata.labels

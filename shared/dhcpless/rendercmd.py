@@ -1,0 +1,99 @@
+"""`dhcpless render`: render one host's network data from YAML files, offline.
+
+Input is Kubernetes YAML (multi-document and `kind: List` allowed) holding the template
+(Metal3DataTemplate v1beta1/v1beta2 or Metal3PreprovisioningDataTemplate), the
+BareMetalHost and the IPAddress objects, matched to pools by `spec.pool.name`. The
+output is the network_data JSON CAPM3 would write; any problem is one line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from dhcpless.models import BareMetalHost, IPAddress, ModelError, network_template_from_k8s
+from dhcpless.models.netdata import NetworkData
+from dhcpless.models.templates import NetworkTemplate
+from dhcpless.render import Address, RenderError, pool_uses, referenced_pools
+from dhcpless.render.openstack import render_network_data
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+FORMATS = ("openstack", "nmstate")
+_TEMPLATE_KINDS = ("Metal3DataTemplate", "Metal3PreprovisioningDataTemplate")
+
+
+class InputError(ValueError):
+    """The files do not hold what `render` needs."""
+
+
+def _documents(path: Path) -> Iterator[Mapping[str, Any]]:
+    try:
+        loaded = list(yaml.safe_load_all(path.read_text()))
+    except (OSError, yaml.YAMLError) as err:
+        raise InputError(f"cannot read {path}: {err}".splitlines()[0]) from err
+    for doc in loaded:
+        if isinstance(doc, Mapping) and doc.get("kind") == "List":
+            yield from (item for item in doc.get("items") or () if isinstance(item, Mapping))
+        elif isinstance(doc, Mapping):
+            yield doc
+
+
+def _one(docs: list[Mapping[str, Any]], kinds: Iterable[str], what: str) -> Mapping[str, Any]:
+    found = [doc for doc in docs if doc.get("kind") in tuple(kinds)]
+    if len(found) != 1:
+        raise InputError(f"expected exactly one {what}, found {len(found)}")
+    return found[0]
+
+
+def _addresses(docs: list[Mapping[str, Any]]) -> dict[str, Address]:
+    result: dict[str, Address] = {}
+    for doc in (d for d in docs if d.get("kind") == "IPAddress"):
+        ip = IPAddress.from_k8s(doc)
+        pool = ip.spec.pool.name
+        if pool in result:
+            raise InputError(f'more than one IPAddress for pool "{pool}"')
+        result[pool] = Address.from_ipaddress(ip)
+    return result
+
+
+def _check_pools(data: NetworkData, host: BareMetalHost, addresses: Mapping[str, Address]) -> None:
+    referenced_pools(data, host)
+    for use in pool_uses(data, host):
+        if use.ref.name not in addresses:
+            raise InputError(f'no IPAddress for pool "{use.ref.name}" (needed by {use.where})')
+
+
+def _network_data(template: NetworkTemplate) -> NetworkData:
+    if template.network_data is None:
+        raise InputError(f"{template.kind} {template.metadata.name} has no network data to render")
+    return template.network_data
+
+
+def _render(files: list[Path]) -> str:
+    docs = [doc for path in files for doc in _documents(path)]
+    template = network_template_from_k8s(_one(docs, _TEMPLATE_KINDS, "template"))
+    host = BareMetalHost.from_k8s(_one(docs, ("BareMetalHost",), "BareMetalHost"))
+    addresses = _addresses(docs)
+    data = _network_data(template)
+    _check_pools(data, host, addresses)
+    return json.dumps(render_network_data(data, host, addresses), indent=2)
+
+
+def run_render(
+    template_file: Path, host_file: Path, addresses_file: Path | None, fmt: str = "openstack"
+) -> tuple[int, str, str]:
+    """(exit code, stdout text, one stderr line) for `dhcpless render`."""
+    if fmt == "nmstate":
+        return EXIT_USAGE, "", "render: --format nmstate is not implemented yet"
+    if fmt not in FORMATS:
+        return EXIT_USAGE, "", f"render: unknown format {fmt!r} (choose from {', '.join(FORMATS)})"
+    given = [template_file, host_file, *([addresses_file] if addresses_file else [])]
+    files = list(dict.fromkeys(given))  # one file may hold everything
+    try:
+        return EXIT_OK, _render(files), ""
+    except (InputError, ModelError, RenderError) as err:
+        return EXIT_FAILED, "", f"render: {err}"
