@@ -1,0 +1,197 @@
+"""The verbs, independent of HTTP: get, list, create, update (incl. /status), patch.
+
+Every write runs under the store lock from read to commit, so preconditions (resourceVersion,
+name taken, namespace exists) and the write are atomic. Objects are stored as written and
+relabelled to the version the caller asked for on the way out (no conversion webhooks).
+Deletion, finalizers and garbage collection are in `lifecycle`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dhcpless.sandbox.apiserver import admission, meta, update_rules
+from dhcpless.sandbox.apiserver.admission import WriteOptions
+from dhcpless.sandbox.apiserver.core_kinds import WRITE_RULES
+from dhcpless.sandbox.apiserver.kinds import Registry, ResourceType
+from dhcpless.sandbox.apiserver.status import (
+    STALE,
+    Cause,
+    GroupResource,
+    already_exists,
+    bad_request,
+    conflict,
+    forbidden,
+    invalid,
+    not_found,
+)
+from dhcpless.sandbox.apiserver.store import Store
+
+JSON = dict[str, Any]
+NAMESPACES = GroupResource("", "namespaces")
+Hook = Callable[[JSON, JSON | None], None]
+
+
+@dataclass
+class Written:
+    """A write's result: the object as the client sees it, plus warnings for the response."""
+
+    object: JSON
+    warnings: list[str] = field(default_factory=list)
+
+
+def present(obj: JSON, rt: ResourceType) -> JSON:
+    """The stored object relabelled to the version it is read through."""
+    return {**obj, "apiVersion": rt.api_version}
+
+
+class Api:
+    """Semantics over `Store`; `after_write` hooks run after a commit (CRD registration)."""
+
+    def __init__(self, registry: Registry, store: Store) -> None:
+        self.registry, self.store = registry, store
+        self.rules = dict(WRITE_RULES)
+        self.after_write: dict[tuple[str, str], Hook] = {}
+        self.removed_hooks: list[Callable[[tuple[str, str], JSON], None]] = []
+
+    def get(self, rt: ResourceType, namespace: str, name: str) -> JSON:
+        obj = self.store.get(rt.storage_key, namespace if rt.namespaced else "", name)
+        if obj is None:
+            raise not_found(rt.group_resource, name)
+        return present(obj, rt)
+
+    def require_namespace(self, namespace: str, creating: bool) -> None:
+        ns = self.store.get(("", "namespaces"), "", namespace)
+        if ns is None:
+            raise not_found(NAMESPACES, namespace)
+        if creating and ns["metadata"].get("deletionTimestamp"):
+            why = (
+                f"unable to create new content in namespace {namespace} because it is "
+                "being terminated"
+            )
+            raise forbidden(NAMESPACES, namespace, why)
+
+    def create(self, rt: ResourceType, namespace: str, body: Any, opts: WriteOptions) -> Written:
+        obj = admission.check_identity(body, rt)
+        given_ns = obj["metadata"].get("namespace")
+        if rt.namespaced and given_ns not in (None, "", namespace):
+            raise bad_request(
+                "the namespace of the provided object does not match the "
+                "namespace sent on the request"
+            )
+        if rt.status_subresource and rt.group:
+            obj.pop("status", None)
+        with self.store.lock:
+            if rt.namespaced:
+                self.require_namespace(namespace, creating=True)
+            name = meta.name_for_create(rt, obj["metadata"])
+            obj["metadata"]["name"] = name
+            warnings = admission.admit(obj, rt, opts)
+            self._rule(rt, obj, None)
+            meta.stamp_new(obj, rt, name, namespace)
+            if self.store.get(rt.storage_key, namespace if rt.namespaced else "", name):
+                raise already_exists(rt.group_resource, name)
+            return Written(self._commit(rt, obj, None, opts), warnings)
+
+    def update(
+        self,
+        rt: ResourceType,
+        namespace: str,
+        name: str,
+        body: Any,
+        opts: WriteOptions,
+        subresource: str = "",
+    ) -> Written:
+        new = admission.check_identity(body, rt)
+        with self.store.lock:
+            old = self.existing(rt, namespace, name)
+            self._check_name(rt, new, name, namespace)
+            given = new["metadata"].get("resourceVersion")
+            if not given and rt.group:
+                cause = Cause(
+                    "FieldValueInvalid",
+                    "Invalid value: 0: must be specified for an update",
+                    "metadata.resourceVersion",
+                )
+                raise invalid(rt.kind, rt.group, name, [cause])
+            return self._replace(rt, old, new, opts, subresource)
+
+    def patch(
+        self,
+        rt: ResourceType,
+        namespace: str,
+        name: str,
+        content_type: str,
+        patch: Any,
+        opts: WriteOptions,
+        subresource: str = "",
+    ) -> Written:
+        with self.store.lock:
+            old = self.existing(rt, namespace, name)
+            current = present(copy.deepcopy(old), rt)
+            new = update_rules.apply_patch(content_type, current, patch, custom=bool(rt.group))
+            new = admission.check_identity(new, rt)
+            self._check_name(rt, new, name, namespace)
+            return self._replace(rt, old, new, opts, subresource)
+
+    def existing(self, rt: ResourceType, namespace: str, name: str) -> JSON:
+        old = self.store.get(rt.storage_key, namespace if rt.namespaced else "", name)
+        if old is None:
+            raise not_found(rt.group_resource, name)
+        return old
+
+    def _check_name(self, rt: ResourceType, new: JSON, name: str, namespace: str) -> None:
+        given = new["metadata"].get("name")
+        if given and given != name:
+            raise bad_request(
+                f"the name of the object ({given}) does not match the name on the URL ({name})"
+            )
+        given_ns = new["metadata"].get("namespace")
+        if rt.namespaced and given_ns not in (None, "", namespace):
+            raise bad_request(
+                "the namespace of the provided object does not match the "
+                "namespace sent on the request"
+            )
+        new["metadata"]["name"] = name
+
+    def _replace(
+        self, rt: ResourceType, old: JSON, new: JSON, opts: WriteOptions, subresource: str
+    ) -> Written:
+        given = new["metadata"].get("resourceVersion")
+        if given and given != old["metadata"]["resourceVersion"]:
+            raise conflict(rt.group_resource, new["metadata"]["name"], STALE)
+        new = update_rules.scope_to_subresource(new, old, rt, subresource)
+        meta.carry_over(new, old, rt)
+        if rt.namespaced:
+            new["metadata"]["namespace"] = old["metadata"]["namespace"]
+        warnings = admission.admit(new, rt, opts)
+        self._rule(rt, new, old)
+        update_rules.check_finalizers(rt, new, old)
+        new["metadata"]["resourceVersion"] = old["metadata"]["resourceVersion"]
+        if new == present(old, rt) or opts.dry_run:
+            return Written(present(new, rt), warnings)
+        if new["metadata"].get("deletionTimestamp") and not new["metadata"].get("finalizers"):
+            return Written(present(self.remove(rt, new), rt), warnings)
+        return Written(self._commit(rt, new, old, opts), warnings)
+
+    def _rule(self, rt: ResourceType, new: JSON, old: JSON | None) -> None:
+        if rule := self.rules.get(rt.storage_key):
+            rule(new, old)
+
+    def _commit(self, rt: ResourceType, obj: JSON, old: JSON | None, opts: WriteOptions) -> JSON:
+        if opts.dry_run:
+            return present(obj, rt)
+        stored = self.store.put(rt.storage_key, obj, old)
+        if hook := self.after_write.get(rt.storage_key):
+            hook(stored, old)
+        return present(stored, rt)
+
+    def remove(self, rt: ResourceType, obj: JSON) -> JSON:
+        """Delete for good, then let GC and namespace/CRD cleanup react."""
+        gone = self.store.remove(rt.storage_key, obj)
+        for hook in self.removed_hooks:
+            hook(rt.storage_key, gone)
+        return gone

@@ -1,0 +1,66 @@
+"""One decoded resource request (`Call`) and what a verb answers (`Response`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from dhcpless.sandbox.apiserver.admission import FieldValidation, WriteOptions
+from dhcpless.sandbox.apiserver.kinds import ResourceType
+from dhcpless.sandbox.apiserver.request import RequestInfo
+from dhcpless.sandbox.apiserver.status import bad_request
+
+JSON = dict[str, Any]
+DEFAULT_WATCH_SECONDS = 1800.0
+
+
+@dataclass
+class Response:
+    code: int
+    body: JSON | None = None
+    warnings: list[str] = field(default_factory=list)
+    stream: Iterator[bytes] | None = None
+
+
+@dataclass(frozen=True)
+class Call:
+    """One resource request, decoded."""
+
+    info: RequestInfo
+    rt: ResourceType
+    content_type: str
+    accept: str
+    raw: bytes
+    closed: Callable[[], bool]
+
+    @property
+    def q(self) -> dict[str, str]:
+        return self.info.query
+
+    def body(self) -> Any:
+        if not self.raw:
+            return None
+        try:
+            if "yaml" in self.content_type:
+                return yaml.safe_load(self.raw)
+            return json.loads(self.raw)
+        except (ValueError, yaml.YAMLError) as error:
+            raise bad_request(f"the request body could not be decoded: {error}") from None
+
+    def options(self) -> WriteOptions:
+        dry = self.q.get("dryRun", "")
+        if dry not in ("", "All"):
+            raise bad_request(f'dryRun: Unsupported value: "{dry}": supported values: "All"')
+        try:
+            validation = FieldValidation(self.q.get("fieldValidation") or "Warn")
+        except ValueError:
+            raise bad_request("fieldValidation: must be one of Ignore, Warn, Strict") from None
+        return WriteOptions(dry_run=dry == "All", field_validation=validation)
+
+    @property
+    def namespace(self) -> str:
+        return self.info.namespace if self.rt.namespaced else ""

@@ -1,0 +1,184 @@
+"""Deletion: finalizers, `propagationPolicy`, ownerReference garbage collection, namespaces.
+
+Like the real server, DELETE of an object with finalizers only stamps `deletionTimestamp`
+(and `deletionGracePeriodSeconds: 0`); it disappears when an update removes the last finalizer.
+What kube-controller-manager does asynchronously (the garbage collector, the namespace
+controller) runs here synchronously right after the removal that triggers it, in the same lock
+hold: dependents are gone (or terminating) when the owner's DELETE returns, which keeps tests
+deterministic while the order of watch events stays the real one (owner first).
+"""
+
+from __future__ import annotations
+
+import copy
+from enum import StrEnum
+from typing import Any
+
+from dhcpless.sandbox.apiserver import meta
+from dhcpless.sandbox.apiserver.api import Api, present
+from dhcpless.sandbox.apiserver.kinds import ResourceType
+from dhcpless.sandbox.apiserver.status import GroupResource, bad_request, conflict
+from dhcpless.sandbox.apiserver.store import StorageKey
+
+JSON = dict[str, Any]
+FOREGROUND = "foregroundDeletion"
+NAMESPACES: StorageKey = ("", "namespaces")
+
+
+class Propagation(StrEnum):
+    ORPHAN = "Orphan"
+    BACKGROUND = "Background"
+    FOREGROUND = "Foreground"
+
+
+def parse_propagation(value: str | None) -> Propagation:
+    try:
+        return Propagation(value or "Background")
+    except ValueError:
+        raise bad_request(f"propagationPolicy: Unsupported value: {value!r}") from None
+
+
+def delete(
+    api: Api,
+    rt: ResourceType,
+    namespace: str,
+    name: str,
+    propagation: Propagation,
+    preconditions: JSON,
+    dry_run: bool = False,
+) -> JSON:
+    """DELETE one object; returns it (terminating, or as it was when removed)."""
+    with api.store.lock:
+        obj = api.existing(rt, namespace, name)
+        _check_preconditions(rt.group_resource, obj, preconditions)
+        if dry_run:
+            return present(obj, rt)
+        if propagation is Propagation.ORPHAN:
+            _orphan_dependents(api, obj)
+        return present(terminate(api, rt, obj, propagation), rt)
+
+
+def _check_preconditions(gr: GroupResource, obj: JSON, pre: JSON) -> None:
+    for key in ("uid", "resourceVersion"):
+        if pre.get(key) and pre[key] != obj["metadata"].get(key):
+            why = (
+                f"Precondition failed: {key.title()} in precondition: {pre[key]}, "
+                f"{key.title()} in object meta: {obj['metadata'].get(key)}"
+            )
+            raise conflict(gr, obj["metadata"]["name"], why)
+
+
+def terminate(api: Api, rt: ResourceType, obj: JSON, propagation: Propagation) -> JSON:
+    """Remove now, or mark terminating and let finalizers (or contents) hold it."""
+    finalizers = list(obj["metadata"].get("finalizers") or [])
+    foreground = propagation is Propagation.FOREGROUND and bool(
+        api.store.dependents(obj["metadata"]["uid"])
+    )
+    if foreground and FOREGROUND not in finalizers:
+        finalizers.append(FOREGROUND)
+    if not finalizers and rt.storage_key != NAMESPACES:
+        return api.remove(rt, obj)
+    if obj["metadata"].get("deletionTimestamp") and not foreground:
+        return obj
+    marked = copy.deepcopy(obj)
+    marked["metadata"].update(
+        deletionTimestamp=meta.now(), deletionGracePeriodSeconds=0, finalizers=finalizers
+    )
+    if not finalizers:
+        marked["metadata"].pop("finalizers")
+    if rt.storage_key == NAMESPACES:
+        marked.setdefault("status", {})["phase"] = "Terminating"
+    stored = api.store.put(rt.storage_key, marked, obj)
+    if hook := api.after_write.get(rt.storage_key):
+        hook(stored, obj)
+    if foreground:
+        _collect_dependents(api, stored, force=True)
+    if rt.storage_key == NAMESPACES:
+        _empty_namespace(api, stored["metadata"]["name"])
+    return stored
+
+
+def type_for(api: Api, key: StorageKey) -> ResourceType | None:
+    versions = api.registry.versions_of(*key)
+    preferred = [t for t in versions if t.version == t.storage_version]
+    return next(iter(preferred or versions), None)
+
+
+def _orphan_dependents(api: Api, owner: JSON) -> None:
+    uid = owner["metadata"]["uid"]
+    for dep_uid in api.store.dependents(uid):
+        dep, key = api.store.by_uid(dep_uid), api.store.key_of(dep_uid)
+        if dep is None or key is None:
+            continue
+        new = copy.deepcopy(dep)
+        refs = [r for r in dep["metadata"]["ownerReferences"] if r.get("uid") != uid]
+        new["metadata"]["ownerReferences"] = refs
+        if not refs:
+            del new["metadata"]["ownerReferences"]
+        api.store.put(key, new, dep)
+
+
+def _collect_dependents(api: Api, owner: JSON, force: bool = False) -> None:
+    """Delete dependents whose owners are all gone (or, in foreground, of this owner)."""
+    for dep_uid in api.store.dependents(owner["metadata"]["uid"]):
+        dep, key = api.store.by_uid(dep_uid), api.store.key_of(dep_uid)
+        if dep is None or key is None or (rt := type_for(api, key)) is None:
+            continue
+        owners = [r.get("uid") for r in dep["metadata"].get("ownerReferences") or []]
+        if force or not any(api.store.by_uid(str(o)) for o in owners):
+            terminate(api, rt, dep, Propagation.BACKGROUND)
+
+
+def _release_foreground_owners(api: Api, gone: JSON) -> None:
+    for ref in gone["metadata"].get("ownerReferences") or []:
+        owner = api.store.by_uid(str(ref.get("uid")))
+        key = api.store.key_of(str(ref.get("uid")))
+        if owner is None or key is None or api.store.dependents(owner["metadata"]["uid"]):
+            continue
+        if FOREGROUND in (owner["metadata"].get("finalizers") or []):
+            _drop_finalizer(api, key, owner, FOREGROUND)
+
+
+def _drop_finalizer(api: Api, key: StorageKey, obj: JSON, finalizer: str) -> None:
+    new = copy.deepcopy(obj)
+    rest = [f for f in new["metadata"].get("finalizers") or [] if f != finalizer]
+    new["metadata"]["finalizers"] = rest
+    rt = type_for(api, key)
+    if not rest and rt is not None:
+        del new["metadata"]["finalizers"]
+        api.remove(rt, new)
+    else:
+        api.store.put(key, new, obj)
+
+
+def _empty_namespace(api: Api, namespace: str) -> None:
+    """The namespace controller: delete everything inside, then the namespace when empty."""
+    for key, obj in api.store.namespaces_in_use(namespace):
+        rt = type_for(api, key)
+        if rt is not None and api.store.get(key, namespace, obj["metadata"]["name"]) is obj:
+            terminate(api, rt, obj, Propagation.BACKGROUND)
+    _finish_namespace(api, namespace)
+
+
+def _finish_namespace(api: Api, namespace: str) -> None:
+    ns = api.store.get(NAMESPACES, "", namespace)
+    if ns is None or not ns["metadata"].get("deletionTimestamp"):
+        return
+    if next(api.store.namespaces_in_use(namespace), None) is None and not ns["metadata"].get(
+        "finalizers"
+    ):
+        rt = type_for(api, NAMESPACES)
+        if rt is not None:
+            api.remove(rt, {**ns, "spec": {"finalizers": []}})
+
+
+def on_removed(api: Api) -> None:
+    """Install the garbage collector and namespace controller reactions on `api`."""
+
+    def react(key: StorageKey, gone: JSON) -> None:
+        _collect_dependents(api, gone)
+        _release_foreground_owners(api, gone)
+        if namespace := gone["metadata"].get("namespace"):
+            _finish_namespace(api, namespace)
+
+    api.removed_hooks.append(react)

@@ -1,0 +1,140 @@
+"""ObjectMeta rules the server owns: names, uids, timestamps, generation, immutable fields."""
+
+from __future__ import annotations
+
+import random
+import re
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from dhcpless.sandbox.apiserver.kinds import ResourceType
+from dhcpless.sandbox.apiserver.status import Cause, bad_request, invalid
+
+JSON = dict[str, Any]
+
+OBJECT_META_KEYS = frozenset(
+    {
+        "name",
+        "generateName",
+        "namespace",
+        "uid",
+        "resourceVersion",
+        "generation",
+        "creationTimestamp",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "labels",
+        "annotations",
+        "ownerReferences",
+        "finalizers",
+        "managedFields",
+        "selfLink",
+    }
+)
+SERVER_OWNED = ("uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds")
+
+_SUBDOMAIN = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
+_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_RANDOM_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+
+
+def now() -> str:
+    """RFC 3339 with second precision, as metav1.Time serialises."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _name_error(rt: ResourceType, name: str) -> Cause | None:
+    if rt.kind == "Namespace":
+        pattern, limit, what = _LABEL, 63, "RFC 1123 label"
+    else:
+        pattern, limit, what = _SUBDOMAIN, 253, "RFC 1123 subdomain"
+    if re.fullmatch(pattern, name) and len(name) <= limit:
+        return None
+    why = (
+        f"a lowercase {what} must consist of lower case alphanumeric characters, '-' or '.',"
+        f" and must start and end with an alphanumeric character (regex used for validation"
+        f" is '{pattern}')"
+    )
+    return Cause("FieldValueInvalid", f'Invalid value: "{name}": {why}', "metadata.name")
+
+
+def check_meta_types(meta: Any) -> None:
+    """Wrong JSON types in metadata fail decoding on the real server: a 400."""
+    if not isinstance(meta, dict):
+        raise bad_request("metadata must be an object")
+    for key in ("labels", "annotations"):
+        value = meta.get(key)
+        if value is not None and not (
+            isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+        ):
+            raise bad_request(f"json: cannot unmarshal metadata.{key}: must be map[string]string")
+    for key in ("finalizers", "ownerReferences"):
+        if meta.get(key) is not None and not isinstance(meta[key], list):
+            raise bad_request(f"json: cannot unmarshal metadata.{key}: must be a list")
+
+
+def name_for_create(rt: ResourceType, meta: JSON) -> str:
+    """The name a create will use: given, or `generateName` plus five random characters."""
+    name = meta.get("name") or ""
+    if not name and meta.get("generateName"):
+        suffix = "".join(random.choice(_RANDOM_ALPHABET) for _ in range(5))
+        name = str(meta["generateName"])[:58] + suffix
+    if not name:
+        cause = Cause(
+            "FieldValueRequired",
+            "Required value: name or generateName is required",
+            "metadata.name",
+        )
+        raise invalid(rt.kind, rt.group, "", [cause])
+    if error := _name_error(rt, name):
+        raise invalid(rt.kind, rt.group, name, [error])
+    return name
+
+
+def stamp_new(obj: JSON, rt: ResourceType, name: str, namespace: str) -> None:
+    """Fill the server-owned metadata of an object being created."""
+    meta = obj["metadata"]
+    meta.update(name=name, uid=str(uuid.uuid4()), creationTimestamp=now())
+    for key in (
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "resourceVersion",
+        "selfLink",
+        "managedFields",
+    ):
+        meta.pop(key, None)
+    if rt.namespaced:
+        meta["namespace"] = namespace
+    else:
+        meta.pop("namespace", None)
+    if rt.has_generation:
+        meta["generation"] = 1
+    else:
+        meta.pop("generation", None)
+
+
+def spec_like(obj: JSON, rt: ResourceType) -> JSON:
+    """The part of an object whose change bumps `generation`."""
+    skip = {"metadata", "apiVersion", "kind"} | ({"status"} if rt.status_subresource else set())
+    return {k: v for k, v in obj.items() if k not in skip}
+
+
+def carry_over(new: JSON, old: JSON, rt: ResourceType) -> None:
+    """Keep what clients cannot change on update; bump generation on spec-like changes."""
+    meta, old_meta = new["metadata"], old["metadata"]
+    for key in SERVER_OWNED:
+        if key in old_meta:
+            meta[key] = old_meta[key]
+        else:
+            meta.pop(key, None)
+    for key in ("selfLink", "managedFields", "generateName"):
+        meta.pop(key, None)
+    if "generateName" in old_meta:
+        meta["generateName"] = old_meta["generateName"]
+    if not rt.has_generation:
+        meta.pop("generation", None)
+        return
+    generation = int(old_meta.get("generation", 1))
+    changed = spec_like(new, rt) != spec_like(old, rt)
+    meta["generation"] = generation + 1 if changed else generation

@@ -1,0 +1,106 @@
+"""Read verbs: get, list (selectors, limit/continue, Tables) and watch."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable
+from typing import Any
+
+from dhcpless.sandbox.apiserver import tables
+from dhcpless.sandbox.apiserver.api import Api
+from dhcpless.sandbox.apiserver.call import DEFAULT_WATCH_SECONDS, Call, Response
+from dhcpless.sandbox.apiserver.selectors import (
+    fields_match,
+    labels_match,
+    parse_fields,
+    parse_labels,
+)
+from dhcpless.sandbox.apiserver.status import bad_request
+from dhcpless.sandbox.apiserver.tables import lookup
+from dhcpless.sandbox.apiserver.watching import WatchRequest, stream
+
+JSON = dict[str, Any]
+
+
+def matcher(call: Call) -> Callable[[JSON], bool]:
+    labels = parse_labels(call.q.get("labelSelector", ""))
+    wanted = parse_fields(call.q.get("fieldSelector", ""), call.rt.field_labels)
+
+    def matches(obj: JSON) -> bool:
+        meta = obj["metadata"]
+        values = {f.path: str(lookup(obj, f.path) or "") for f in wanted}
+        return labels_match(labels, meta.get("labels") or {}) and fields_match(wanted, values)
+
+    return matches
+
+
+def _render(call: Call) -> Callable[[JSON], JSON]:
+    if not tables.wants_table(call.accept):
+        return lambda obj: obj
+    include = call.q.get("includeObject", "Metadata")
+    return lambda obj: tables.table(call.rt, [obj], {}, include)
+
+
+def get(api: Api, call: Call) -> Response:
+    obj = api.get(call.rt, call.namespace, call.info.name)
+    return Response(200, _render(call)(obj))
+
+
+def _page(call: Call, items: list[JSON], rv: str) -> tuple[list[JSON], JSON]:
+    meta: JSON = {"resourceVersion": rv}
+    start = call.q.get("continue", "")
+    if start:
+        try:
+            after = json.loads(base64.urlsafe_b64decode(start))["after"]
+        except (ValueError, KeyError, TypeError):
+            raise bad_request("continue key is not valid") from None
+        items = [o for o in items if _position(o) > tuple(after)]
+    limit = int(call.q.get("limit") or 0)
+    if 0 < limit < len(items):
+        token = json.dumps({"after": list(_position(items[limit - 1]))}).encode()
+        meta |= {
+            "continue": base64.urlsafe_b64encode(token).decode(),
+            "remainingItemCount": len(items) - limit,
+        }
+        items = items[:limit]
+    return items, meta
+
+
+def _position(obj: JSON) -> tuple[str, str]:
+    return (obj["metadata"].get("namespace", ""), obj["metadata"]["name"])
+
+
+def list_(api: Api, call: Call) -> Response:
+    matches, ns = matcher(call), call.info.namespace or None
+    with api.store.lock:
+        rv = str(api.store.resource_version)
+        objs = [o for o in api.store.listing(call.rt.storage_key, ns) if matches(o)]
+    items, meta = _page(call, [{**o, "apiVersion": call.rt.api_version} for o in objs], rv)
+    if tables.wants_table(call.accept):
+        return Response(
+            200, tables.table(call.rt, items, meta, call.q.get("includeObject", "Metadata"))
+        )
+    return Response(
+        200,
+        {
+            "kind": f"{call.rt.kind}List",
+            "apiVersion": call.rt.api_version,
+            "metadata": meta,
+            "items": items,
+        },
+    )
+
+
+def watch(api: Api, call: Call) -> Response:
+    timeout = float(call.q.get("timeoutSeconds") or DEFAULT_WATCH_SECONDS)
+    req = WatchRequest(
+        call.rt,
+        call.info.namespace or None,
+        matcher(call),
+        call.q.get("resourceVersion", ""),
+        timeout,
+        call.q.get("sendInitialEvents") == "true",
+        _render(call),
+    )
+    return Response(200, stream=stream(api.store, req, call.closed))

@@ -1,0 +1,134 @@
+"""Resource requests: from `RequestInfo` plus body to a response, verb by verb.
+
+Reads are in `reads`; non-resource paths (discovery, OpenAPI, /version) in `nonresource`;
+HTTP framing in `http_handler`. Everything here returns a `Response` or raises `ApiError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dhcpless.sandbox.apiserver import lifecycle
+from dhcpless.sandbox.apiserver.api import Api, Written
+from dhcpless.sandbox.apiserver.call import Call, Response
+from dhcpless.sandbox.apiserver.reads import get, list_, matcher, watch
+from dhcpless.sandbox.apiserver.status import bad_request, method_not_allowed, path_not_found
+
+JSON = dict[str, Any]
+
+
+def _written(written: Written, code: int = 200) -> Response:
+    return Response(code, written.object, written.warnings)
+
+
+def create(api: Api, call: Call) -> Response:
+    written = api.create(call.rt, call.namespace, call.body(), call.options())
+    return _written(written, 201)
+
+
+def update(api: Api, call: Call) -> Response:
+    info = call.info
+    return _written(
+        api.update(
+            call.rt, call.namespace, info.name, call.body(), call.options(), info.subresource
+        )
+    )
+
+
+def patch(api: Api, call: Call) -> Response:
+    content_type = call.content_type.split(";")[0].strip()
+    return _written(
+        api.patch(
+            call.rt,
+            call.namespace,
+            call.info.name,
+            content_type,
+            call.body(),
+            call.options(),
+            call.info.subresource,
+        )
+    )
+
+
+def _delete_options(call: Call) -> tuple[lifecycle.Propagation, JSON]:
+    body = call.body() or {}
+    if not isinstance(body, dict):
+        raise bad_request("DeleteOptions must be an object")
+    if body.get("orphanDependents") is True:
+        body.setdefault("propagationPolicy", "Orphan")
+    policy = call.q.get("propagationPolicy") or body.get("propagationPolicy")
+    return lifecycle.parse_propagation(policy), body.get("preconditions") or {}
+
+
+def delete(api: Api, call: Call) -> Response:
+    propagation, pre = _delete_options(call)
+    dry = call.options().dry_run
+    obj = lifecycle.delete(api, call.rt, call.namespace, call.info.name, propagation, pre, dry)
+    if call.rt.group or obj["metadata"].get("deletionTimestamp"):
+        return Response(200, obj)
+    details = {"name": call.info.name, "kind": call.rt.plural, "uid": obj["metadata"]["uid"]}
+    return Response(
+        200,
+        {
+            "kind": "Status",
+            "apiVersion": "v1",
+            "metadata": {},
+            "status": "Success",
+            "details": details,
+        },
+    )
+
+
+def delete_collection(api: Api, call: Call) -> Response:
+    propagation, _ = _delete_options(call)
+    matches, deleted = matcher(call), []
+    with api.store.lock:
+        for obj in api.store.listing(call.rt.storage_key, call.info.namespace or None):
+            if matches(obj):
+                deleted.append(
+                    lifecycle.delete(
+                        api,
+                        call.rt,
+                        obj["metadata"].get("namespace", ""),
+                        obj["metadata"]["name"],
+                        propagation,
+                        {},
+                    )
+                )
+    return Response(
+        200,
+        {
+            "kind": f"{call.rt.kind}List",
+            "apiVersion": call.rt.api_version,
+            "metadata": {},
+            "items": deleted,
+        },
+    )
+
+
+VERBS: dict[str, Callable[[Api, Call], Response]] = {
+    "get": get,
+    "list": list_,
+    "watch": watch,
+    "create": create,
+    "update": update,
+    "patch": patch,
+    "delete": delete,
+    "deletecollection": delete_collection,
+}
+SUBRESOURCE_VERBS = ("get", "update", "patch")
+
+
+def dispatch(api: Api, call: Call) -> Response:
+    info = call.info
+    if info.subresource and (info.subresource != "status" or not call.rt.status_subresource):
+        raise path_not_found()
+    if info.subresource and info.verb not in SUBRESOURCE_VERBS:
+        raise method_not_allowed(info.method, call.rt.group_resource)
+    if info.verb == "create" and info.name:
+        raise method_not_allowed(info.method, call.rt.group_resource)
+    handler = VERBS.get(info.verb)
+    if handler is None or (info.verb == "create" and call.rt.namespaced and not info.namespace):
+        raise method_not_allowed(info.method, call.rt.group_resource)
+    return handler(api, call)

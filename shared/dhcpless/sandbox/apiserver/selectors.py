@@ -1,0 +1,132 @@
+"""Label and field selectors in their query-string form, parsed once into match predicates.
+
+Grammar as in apimachinery `labels.Parse`: comma-separated requirements `k=v`, `k==v`, `k!=v`,
+`k in (a,b)`, `k notin (a,b)`, `k`, `!k`, `k>n`, `k<n`. Note `!=` and `notin` also match
+objects without the key, as the real server does. Bad syntax is a 400, never a silent "match all".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from dhcpless.sandbox.apiserver.status import bad_request
+
+
+class Op(StrEnum):
+    EQUALS = "="
+    NOT_EQUALS = "!="
+    IN = "in"
+    NOT_IN = "notin"
+    EXISTS = "exists"
+    DOES_NOT_EXIST = "!"
+    GREATER = ">"
+    LESS = "<"
+
+
+@dataclass(frozen=True)
+class Requirement:
+    key: str
+    op: Op
+    values: frozenset[str] = frozenset()
+
+    def matches(self, labels: Mapping[str, str]) -> bool:
+        has, value = self.key in labels, labels.get(self.key, "")
+        checks: dict[Op, Callable[[], bool]] = {
+            Op.EQUALS: lambda: has and value in self.values,
+            Op.IN: lambda: has and value in self.values,
+            Op.NOT_EQUALS: lambda: not has or value not in self.values,
+            Op.NOT_IN: lambda: not has or value not in self.values,
+            Op.EXISTS: lambda: has,
+            Op.DOES_NOT_EXIST: lambda: not has,
+            Op.GREATER: lambda: has and self._compare(value),
+            Op.LESS: lambda: has and self._compare(value),
+        }
+        return checks[self.op]()
+
+    def _compare(self, value: str) -> bool:
+        number, bound = _int(value), int(next(iter(self.values)))
+        if number is None:
+            return False
+        return number > bound if self.op is Op.GREATER else number < bound
+
+
+def _int(text: str) -> int | None:
+    return int(text) if re.fullmatch(r"-?\d+", text) else None
+
+
+_KEY = r"[A-Za-z0-9][-A-Za-z0-9_./]*"
+_VALUE = r"[-A-Za-z0-9_.]*"
+_SET = re.compile(rf"^\s*({_KEY})\s+(in|notin)\s*\(([^)]*)\)\s*$")
+_CMP = re.compile(rf"^\s*({_KEY})\s*(==|=|!=|>|<)\s*({_VALUE})\s*$")
+_EXISTS = re.compile(rf"^\s*(!?)\s*({_KEY})\s*$")
+
+
+def _split(selector: str) -> list[str]:
+    """Split on commas that are not inside `( )`."""
+    parts, depth, current = [], 0, ""
+    for char in selector:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return [*parts, current]
+
+
+def _requirement(text: str) -> Requirement:
+    if m := _SET.match(text):
+        values = frozenset(v.strip() for v in m.group(3).split(","))
+        return Requirement(m.group(1), Op(m.group(2)), values)
+    if m := _CMP.match(text):
+        op = Op.EQUALS if m.group(2) == "==" else Op(m.group(2))
+        if op in (Op.GREATER, Op.LESS) and _int(m.group(3)) is None:
+            raise bad_request(f"unable to parse requirement: {text!r}: value must be an integer")
+        return Requirement(m.group(1), op, frozenset({m.group(3)}))
+    if m := _EXISTS.match(text):
+        return Requirement(m.group(2), Op.DOES_NOT_EXIST if m.group(1) else Op.EXISTS)
+    raise bad_request(f"unable to parse requirement: {text!r}")
+
+
+def parse_labels(selector: str) -> tuple[Requirement, ...]:
+    """`labelSelector` query value -> requirements (all must match). Empty matches all."""
+    if not selector.strip():
+        return ()
+    return tuple(_requirement(part) for part in _split(selector))
+
+
+def labels_match(requirements: tuple[Requirement, ...], labels: Mapping[str, str]) -> bool:
+    return all(r.matches(labels) for r in requirements)
+
+
+@dataclass(frozen=True)
+class FieldRequirement:
+    path: str
+    value: str
+    negate: bool
+
+    def matches(self, fields: Mapping[str, str]) -> bool:
+        return (fields.get(self.path, "") == self.value) != self.negate
+
+
+_FIELD = re.compile(r"^\s*([A-Za-z.]+)\s*(==|=|!=)\s*(.*?)\s*$")
+
+
+def parse_fields(selector: str, supported: frozenset[str]) -> tuple[FieldRequirement, ...]:
+    """`fieldSelector` -> requirements; an unsupported field is a 400 as on the real server."""
+    out = []
+    for part in _split(selector) if selector.strip() else []:
+        m = _FIELD.match(part)
+        if not m:
+            raise bad_request(f"invalid selector: {selector!r}; can't understand {part!r}")
+        if m.group(1) not in supported:
+            raise bad_request(f"field label not supported: {m.group(1)}")
+        out.append(FieldRequirement(m.group(1), m.group(3), m.group(2) == "!="))
+    return tuple(out)
+
+
+def fields_match(requirements: tuple[FieldRequirement, ...], fields: Mapping[str, str]) -> bool:
+    return all(r.matches(fields) for r in requirements)

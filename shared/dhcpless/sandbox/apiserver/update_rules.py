@@ -1,0 +1,74 @@
+"""Pure rules applied between reading the stored object and writing the new one.
+
+Which part of an object a write may change (main resource versus `/status`), which finalizers
+may be added while terminating, and how each PATCH content type produces the new object.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from dhcpless.sandbox.apiserver import patching, strategic
+from dhcpless.sandbox.apiserver.kinds import ResourceType
+from dhcpless.sandbox.apiserver.patching import PatchType
+from dhcpless.sandbox.apiserver.status import Cause, bad_request, invalid, unsupported_media_type
+
+JSON = dict[str, Any]
+
+
+def scope_to_subresource(new: JSON, old: JSON, rt: ResourceType, subresource: str) -> JSON:
+    """/status writes change only status; main writes never change status (when split)."""
+    if subresource == "status":
+        scoped = copy.deepcopy(old)
+        scoped["apiVersion"] = rt.api_version
+        if "status" in new:
+            scoped["status"] = new["status"]
+        else:
+            scoped.pop("status", None)
+        return scoped
+    if rt.status_subresource:
+        if "status" in old:
+            new["status"] = copy.deepcopy(old["status"])
+        else:
+            new.pop("status", None)
+    return new
+
+
+def check_finalizers(rt: ResourceType, new: JSON, old: JSON) -> None:
+    if not old["metadata"].get("deletionTimestamp"):
+        return
+    added = set(new["metadata"].get("finalizers") or []) - set(
+        old["metadata"].get("finalizers") or []
+    )
+    if added:
+        message = (
+            "Forbidden: no new finalizers can be added if the object is being deleted, "
+            f"found new finalizers {sorted(added)}"
+        )
+        raise invalid(
+            rt.kind,
+            rt.group,
+            new["metadata"]["name"],
+            [Cause("FieldValueForbidden", message, "metadata.finalizers")],
+        )
+
+
+def apply_patch(content_type: str, current: JSON, patch: Any, custom: bool) -> Any:
+    match content_type:
+        case PatchType.JSON:
+            return patching.json_patch(current, patch)
+        case PatchType.MERGE:
+            return patching.merge_patch(current, _object_patch(patch))
+        case PatchType.STRATEGIC if custom:
+            return patching.merge_patch(current, _object_patch(patch))
+        case PatchType.STRATEGIC:
+            return strategic.strategic_merge(current, _object_patch(patch))
+        case _:
+            raise unsupported_media_type(content_type)
+
+
+def _object_patch(patch: Any) -> JSON:
+    if not isinstance(patch, dict):
+        raise bad_request("json: cannot unmarshal the patch into an object")
+    return patch

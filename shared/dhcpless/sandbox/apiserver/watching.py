@@ -1,0 +1,106 @@
+"""Watch streams: newline-delimited JSON events, from a resourceVersion or from "now".
+
+Semantics copied from the real server: no resourceVersion (or "0") first sends the current
+objects as synthetic ADDED events; an explicit resourceVersion replays the event log after it,
+or sends one ERROR event with a 410 Expired Status when the log no longer reaches back that far;
+`sendInitialEvents=true` ends the initial ADDED events with a BOOKMARK annotated
+`k8s.io/initial-events-end`. With a label selector, objects that start or stop matching arrive
+as ADDED or DELETED, as with the watch cache.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from dhcpless.sandbox.apiserver.api import present
+from dhcpless.sandbox.apiserver.kinds import ResourceType
+from dhcpless.sandbox.apiserver.status import ApiError
+from dhcpless.sandbox.apiserver.store import Event, EventType, Store, Watcher
+
+JSON = dict[str, Any]
+Matcher = Callable[[JSON], bool]
+POLL_SECONDS = 0.5
+
+
+@dataclass(frozen=True)
+class WatchRequest:
+    rt: ResourceType
+    namespace: str | None
+    matches: Matcher
+    since: str
+    timeout: float
+    initial_events: bool
+    render: Callable[[JSON], JSON]
+    """Turns an object into what the client asked for (the object, or a one-row Table)."""
+
+
+def _line(kind: str, obj: JSON) -> bytes:
+    return json.dumps({"type": kind, "object": obj}).encode() + b"\n"
+
+
+def _filtered(event: Event, matches: Matcher) -> tuple[str, JSON] | None:
+    now = matches(event.object)
+    before = event.previous is not None and matches(event.previous)
+    if event.type is EventType.DELETED:
+        return (event.type, event.object) if before or now else None
+    if event.type is EventType.ADDED or (now and not before):
+        return (EventType.ADDED, event.object) if now else None
+    if before and not now:
+        return EventType.DELETED, event.object
+    return (EventType.MODIFIED, event.object) if now else None
+
+
+def _start(store: Store, req: WatchRequest, watcher: Watcher) -> list[bytes]:
+    with store.lock:
+        if req.since in ("", "0") or req.initial_events:
+            current = [
+                o for o in store.listing(req.rt.storage_key, req.namespace) if req.matches(o)
+            ]
+            store.watch(watcher, None)
+            lines = [_line("ADDED", req.render(present(o, req.rt))) for o in current]
+            if req.initial_events:
+                mark = {
+                    "kind": req.rt.kind,
+                    "apiVersion": req.rt.api_version,
+                    "metadata": {
+                        "resourceVersion": str(store.resource_version),
+                        "annotations": {"k8s.io/initial-events-end": "true"},
+                    },
+                }
+                lines.append(_line("BOOKMARK", mark))
+            return lines
+        backlog = store.watch(watcher, int(req.since))
+    return [_event_line(e, req) for e in backlog if _filtered(e, req.matches)]
+
+
+def _event_line(event: Event, req: WatchRequest) -> bytes:
+    kind, obj = _filtered(event, req.matches) or ("", event.object)
+    return _line(kind, req.render(present(obj, req.rt)))
+
+
+def stream(store: Store, req: WatchRequest, closed: Callable[[], bool]) -> Iterator[bytes]:
+    """Yield event lines until timeout, server stop (None queued) or client gone."""
+    watcher = Watcher(req.rt.storage_key, req.namespace)
+    try:
+        yield from _start(store, req, watcher)
+    except ApiError as error:
+        yield _line("ERROR", error.status())
+        return
+    deadline = time.monotonic() + req.timeout
+    try:
+        while (left := deadline - time.monotonic()) > 0 and not closed():
+            try:
+                event = watcher.events.get(timeout=min(left, POLL_SECONDS))
+            except queue.Empty:
+                continue
+            if event is None:
+                return
+            if _filtered(event, req.matches):
+                yield _event_line(event, req)
+    finally:
+        store.unwatch(watcher)

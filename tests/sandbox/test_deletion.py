@@ -1,0 +1,198 @@
+"""Deletion through the official client: finalizers, ownerReference GC, namespaces, CRDs.
+
+Covers: a finalizer blocks deletion (deletionTimestamp + deletionGracePeriodSeconds 0, MODIFIED
+event) until an update removes it (DELETED event); no new finalizers while terminating;
+background cascade through ownerReferences (only when every owner is gone), Orphan and
+Foreground propagation; deleting a namespace deletes its objects; deleting a CRD deletes its
+objects and stops serving it; delete returns a Success Status for core kinds.
+"""
+
+from __future__ import annotations
+
+import pytest
+from dhcpless.sandbox.apiserver import SandboxServer
+from kubernetes.client import (
+    ApiClient,
+    ApiException,
+    ApiextensionsV1Api,
+    CoreV1Api,
+    V1ConfigMap,
+    V1Namespace,
+)
+
+from .helpers import BMH, JSON, Custom, create_host, get_host, meta, status_of, watch_events
+
+
+@pytest.fixture
+def co(api_client: ApiClient) -> Custom:
+    return Custom(api_client)
+
+
+def _owner_ref(owner: JSON) -> JSON:
+    return {
+        "apiVersion": owner["apiVersion"],
+        "kind": owner["kind"],
+        "name": owner["metadata"]["name"],
+        "uid": owner["metadata"]["uid"],
+    }
+
+
+def _uid(obj: V1ConfigMap) -> str:
+    assert obj.metadata is not None and obj.metadata.uid is not None
+    return obj.metadata.uid
+
+
+def _exists(co: Custom, name: str) -> bool:
+    try:
+        get_host(co, name)
+    except ApiException as error:
+        assert error.status == 404
+        return False
+    return True
+
+
+def test_finalizer_blocks_deletion_until_removed(co: Custom) -> None:
+    rv = create_host(co, metadata={"name": "h1", "finalizers": ["example.com/hold"]})["metadata"][
+        "resourceVersion"
+    ]
+    deleting = co.delete_namespaced_custom_object(*BMH, "h1")
+    assert deleting["metadata"]["deletionGracePeriodSeconds"] == 0
+    assert deleting["metadata"]["deletionTimestamp"]
+    assert _exists(co, "h1")
+    co.patch_namespaced_custom_object(*BMH, "h1", {"metadata": {"finalizers": None}})
+    assert not _exists(co, "h1")
+    events = watch_events(
+        co.list_namespaced_custom_object, *BMH, resource_version=rv, timeout_seconds=1
+    )
+    assert [e["type"] for e in events] == ["MODIFIED", "DELETED"]
+
+
+def test_no_new_finalizers_while_terminating(co: Custom) -> None:
+    create_host(co, metadata={"name": "h1", "finalizers": ["a/b"]})
+    co.delete_namespaced_custom_object(*BMH, "h1")
+    with pytest.raises(ApiException) as caught:
+        co.patch_namespaced_custom_object(*BMH, "h1", {"metadata": {"finalizers": ["a/b", "c/d"]}})
+    assert caught.value.status == 422
+    assert status_of(caught.value)["details"]["causes"][0]["field"] == "metadata.finalizers"
+
+
+def test_background_cascade_needs_every_owner_gone(co: Custom) -> None:
+    one, two = create_host(co, "owner1"), create_host(co, "owner2")
+    create_host(co, "child", metadata={"name": "child", "ownerReferences": [_owner_ref(one)]})
+    create_host(
+        co,
+        "shared",
+        metadata={"name": "shared", "ownerReferences": [_owner_ref(one), _owner_ref(two)]},
+    )
+    co.delete_namespaced_custom_object(*BMH, "owner1")
+    assert (_exists(co, "child"), _exists(co, "shared")) == (False, True)
+    co.delete_namespaced_custom_object(*BMH, "owner2")
+    assert not _exists(co, "shared")
+
+
+def test_cascade_to_another_kind_and_grandchildren(api_client: ApiClient, co: Custom) -> None:
+    core = CoreV1Api(api_client)
+    owner = create_host(co, "owner")
+    child = core.create_namespaced_config_map(
+        "default", V1ConfigMap(metadata=meta("child", owner_references=[_owner_ref(owner)]))
+    )
+    ref = {"apiVersion": "v1", "kind": "ConfigMap", "name": "child", "uid": _uid(child)}
+    core.create_namespaced_config_map(
+        "default", V1ConfigMap(metadata=meta("grandchild", owner_references=[ref]))
+    )
+    co.delete_namespaced_custom_object(*BMH, "owner")
+    assert core.list_namespaced_config_map("default").items == []
+
+
+def test_orphan_keeps_dependents_and_drops_the_reference(co: Custom) -> None:
+    owner = create_host(co, "owner")
+    create_host(co, "child", metadata={"name": "child", "ownerReferences": [_owner_ref(owner)]})
+    co.delete_namespaced_custom_object(*BMH, "owner", propagation_policy="Orphan")
+    assert "ownerReferences" not in get_host(co, "child")["metadata"]
+
+
+def test_foreground_waits_for_dependents(co: Custom) -> None:
+    owner = create_host(co, "owner")
+    create_host(
+        co,
+        "child",
+        metadata={"name": "child", "finalizers": ["a/b"], "ownerReferences": [_owner_ref(owner)]},
+    )
+    deleting = co.delete_namespaced_custom_object(*BMH, "owner", propagation_policy="Foreground")
+    assert deleting["metadata"]["finalizers"] == ["foregroundDeletion"]
+    assert _exists(co, "owner") and get_host(co, "child")["metadata"]["deletionTimestamp"]
+    co.patch_namespaced_custom_object(*BMH, "child", {"metadata": {"finalizers": None}})
+    assert not _exists(co, "child") and not _exists(co, "owner")
+
+
+def test_namespace_deletion_deletes_its_objects(api_client: ApiClient, co: Custom) -> None:
+    core = CoreV1Api(api_client)
+    core.create_namespace(V1Namespace(metadata=meta("lab")))
+    co.create_namespaced_custom_object(
+        "metal3.io",
+        "v1alpha1",
+        "lab",
+        "baremetalhosts",
+        {"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost", "metadata": {"name": "h"}},
+    )
+    create_host(co, "survivor")
+    core.delete_namespace("lab")
+    with pytest.raises(ApiException) as caught:
+        core.read_namespace("lab")
+    assert caught.value.status == 404
+    assert (
+        co.list_cluster_custom_object("metal3.io", "v1alpha1", "baremetalhosts")["items"][0][
+            "metadata"
+        ]["name"]
+        == "survivor"
+    )
+
+
+def test_namespace_with_finalized_object_stays_terminating(
+    api_client: ApiClient, co: Custom
+) -> None:
+    core = CoreV1Api(api_client)
+    core.create_namespace(V1Namespace(metadata=meta("lab")))
+    co.create_namespaced_custom_object(
+        "metal3.io",
+        "v1alpha1",
+        "lab",
+        "baremetalhosts",
+        {
+            "apiVersion": "metal3.io/v1alpha1",
+            "kind": "BareMetalHost",
+            "metadata": {"name": "h", "finalizers": ["a/b"]},
+        },
+    )
+    core.delete_namespace("lab")
+    status = core.read_namespace("lab").status
+    assert status is not None and status.phase == "Terminating"
+    with pytest.raises(ApiException) as caught:
+        core.create_namespaced_config_map("lab", V1ConfigMap(metadata=meta("x")))
+    assert caught.value.status == 403
+    co.patch_namespaced_custom_object(
+        "metal3.io", "v1alpha1", "lab", "baremetalhosts", "h", {"metadata": {"finalizers": None}}
+    )
+    assert [n.metadata.name for n in core.list_namespace().items if n.metadata] == [
+        "default",
+        "kube-public",
+        "kube-system",
+    ]
+
+
+def test_core_delete_answers_success_status(api_client: ApiClient) -> None:
+    core = CoreV1Api(api_client)
+    core.create_namespaced_config_map("default", V1ConfigMap(metadata=meta("x")))
+    answer = core.delete_namespaced_config_map("x", "default")
+    assert isinstance(answer, dict)
+    assert (answer["status"], answer["details"]["name"]) == ("Success", "x")
+
+
+def test_crd_deletion_deletes_objects_and_stops_serving(sandbox: SandboxServer, co: Custom) -> None:
+    create_host(co, "h1")
+    ApiextensionsV1Api(co.api_client).delete_custom_resource_definition("baremetalhosts.metal3.io")
+    with pytest.raises(ApiException) as caught:
+        get_host(co, "h1")
+    assert caught.value.status == 404
+    assert sandbox.registry.lookup("metal3.io", "v1alpha1", "baremetalhosts") is None
+    assert sandbox.store.listing(("metal3.io", "baremetalhosts"), None) == []
