@@ -97,3 +97,42 @@ class ProvisioningState(StrEnum):
     INSPECTING = "inspecting"
     POWERING_OFF_BEFORE_DELETE = "powering off before delete"
     DELETING = "deleting"
+
+
+# --- appended by the chain (functions) ---------------------------------------------------
+HOST_NAMESPACE_LABEL: Final = "dhcpless.metal3.io/host-namespace"
+"""On IPClaims we create: the namespace of the BareMetalHost (claims live in the pool's)."""
+
+
+# --- appended by pre-unpause validation and nmstate output (render) -----------------------
+class OpenStackNetworkType(StrEnum):
+    """`networks[].type` in OpenStack network_data.json, as CAPM3 renders them."""
+
+    IPV4 = "ipv4"
+    IPV6 = "ipv6"
+    IPV4_DHCP = "ipv4_dhcp"
+    IPV6_DHCP = "ipv6_dhcp"
+    IPV6_SLAAC = "ipv6_slaac"
+
+
+class LinkKind(StrEnum):
+    """How consumers (glean, nmstate) treat a `links[]` entry: every other type is a NIC."""
+
+    ETHERNET = "ethernet"
+    BOND = "bond"
+    VLAN = "vlan"
+
+
+class ValidationRule(StrEnum):
+    """The checks run on rendered network data before a host is unpaused."""
+
+    DOCUMENT = "document"
+    RENDER = "render"
+    LINK_MAC = "link-mac"
+    BOOT_MAC = "boot-mac"
+    LINK_REFERENCE = "link-reference"
+    LINK_CYCLE = "link-cycle"
+    ADDRESS = "address"
+    ROUTE = "route"
+    DNS = "dns"
+    POOL_OVERLAP = "pool-overlap"

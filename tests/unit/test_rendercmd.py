@@ -129,7 +129,6 @@ def test_failures_are_one_clear_line(
 @pytest.mark.parametrize(
     ("fmt", "message"),
     [
-        pytest.param("nmstate", "render: --format nmstate is not implemented yet", id="nmstate"),
         pytest.param("yaml", "render: unknown format 'yaml'", id="unknown"),
     ],
 )

@@ -1,0 +1,1 @@
+"""host-registration: a paused BareMetalHost gets its IPClaims (or its Secret at once)."""

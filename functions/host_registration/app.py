@@ -1,0 +1,48 @@
+"""host-registration (BareMetalHost events, Resource mode).
+
+For a host paused with exactly `metal3.io/preprovisioning` and no network data name: find its
+template and create one IPClaim per pool (a template without pools is rendered at once). For a
+host paused for us whose name the user already set: release it once that Secret is valid, or
+say why not. Every other host is left alone: no API call beyond the event, no write.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+from cloudevents.core.base import BaseCloudEvent
+from dhcpless.chain import edge, state
+from dhcpless.chain.act import act
+from dhcpless.chain.decide import Actions
+from dhcpless.chain.gate import gate
+from dhcpless.events import Operation
+from dhcpless.keys import FunctionName
+from dhcpless.kube import Kube, from_environment
+from dhcpless.models import BareMetalHost
+from dhcpless.web import Settings, create_function_app
+from flask import Flask
+
+log = logging.getLogger(__name__)
+NAME = FunctionName.HOST_REGISTRATION
+
+
+def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
+    settings = settings or Settings()
+    handler = functools.partial(handle, kube=kube or from_environment(), settings=settings)
+    return create_function_app(NAME, handler, settings)
+
+
+def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
+    event = edge.event_about(cloudevent, "BareMetalHost")
+    seen = edge.hint(event, BareMetalHost)
+    if event.operation is Operation.DELETE or not gate(seen).ours:
+        log.info("host %s/%s: %s, nothing to do", seen.namespace, seen.name, gate(seen))
+        return
+    host = kube.get_host(seen.namespace, seen.name)  # events are hints: re-read (Gone -> 204)
+    act(decide(state.gather_registration(kube, host)), kube, settings, host)
+
+
+def decide(current: state.RegistrationState) -> Actions:
+    """Pure: see `dhcpless.chain.state.decide_registration`."""
+    return state.decide_registration(current)

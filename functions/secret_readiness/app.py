@@ -1,0 +1,67 @@
+"""secret-readiness (Secret events, Reference mode: only a reference arrives, so GET it).
+
+A Secret that holds `networkData` releases the host that uses it: ours (labelled with the
+host) or one a user named in `spec.preprovisioningNetworkDataName` (found by a LIST of the
+Secret's namespace only). Releasing is one conditional JSON patch (see `chain.act`).
+Secrets without `networkData` are ignored after the GET; their data is never logged.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+from cloudevents.core.base import BaseCloudEvent
+from dhcpless import keys
+from dhcpless.chain import decide as chain_decide
+from dhcpless.chain import edge
+from dhcpless.chain.act import act
+from dhcpless.chain.decide import Actions
+from dhcpless.chain.lookup import secret_or_none
+from dhcpless.errors import Gone
+from dhcpless.events import Operation
+from dhcpless.keys import FunctionName
+from dhcpless.kube import Kube, from_environment
+from dhcpless.models import BareMetalHost, Secret
+from dhcpless.web import Settings, create_function_app
+from flask import Flask
+
+log = logging.getLogger(__name__)
+NAME = FunctionName.SECRET_READINESS
+
+
+def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
+    settings = settings or Settings()
+    handler = functools.partial(handle, kube=kube or from_environment(), settings=settings)
+    return create_function_app(NAME, handler, settings)
+
+
+def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
+    event = edge.event_about(cloudevent, "Secret")
+    namespace, name = event.ref.namespace or "default", event.ref.name
+    secret = secret_or_none(kube, namespace, name) if event.operation != Operation.DELETE else None
+    if secret is None or keys.NETWORK_DATA_KEY not in secret.data:
+        log.info("Secret %s/%s: gone or no network data, nothing to do", namespace, name)
+        return
+    for host in hosts_using(kube, secret):
+        act(decide(host, secret), kube, settings, host)
+
+
+def hosts_using(kube: Kube, secret: Secret) -> list[BareMetalHost]:
+    """The host named by our label (one GET), else hosts of this namespace naming the Secret."""
+    namespace = secret.metadata.namespace or "default"
+    owner = secret.metadata.labels.get(keys.HOST_LABEL)
+    if owner and secret.metadata.labels.get(keys.MANAGED_BY_LABEL) == keys.MANAGED_BY_VALUE:
+        try:
+            return [kube.get_host(namespace, owner)]
+        except Gone:
+            return []
+    named = secret.metadata.name
+    return [
+        h for h in kube.list_hosts(namespace) if h.spec.preprovisioning_network_data_name == named
+    ]
+
+
+def decide(host: BareMetalHost, secret: Secret) -> Actions:
+    """Pure: see `dhcpless.chain.decide.decide_release`."""
+    return chain_decide.decide_release(host, secret)

@@ -1,0 +1,131 @@
+"""Perform actions through the adapter: idempotent, so redelivered events change nothing.
+
+Creates treat `AlreadyExists` as done. The release is one JSON patch whose `test` ops make it
+conditional (see `release_patch`); if someone changed the host since we read it, the API server
+rejects the patch, the adapter raises PreconditionFailed (a Transient, 503) and the retry
+re-reads and decides again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from dhcpless import keys
+from dhcpless.chain.actions import Action, CreateIPClaim, RecordEvent, ReleaseHost, WriteSecret
+from dhcpless.errors import AlreadyExists
+from dhcpless.kube import recorder
+from dhcpless.kube.client import Kube
+from dhcpless.kube.refs import HostRef
+from dhcpless.models import BareMetalHost, IPClaim, Secret
+from dhcpless.web import Settings
+
+log = logging.getLogger(__name__)
+
+
+def act(actions: Sequence[Action], kube: Kube, settings: Settings, host: BareMetalHost) -> None:
+    """Log the decision once (host and what it leads to, never Secret data), then do it."""
+    summary = "; ".join(_summary(a) for a in actions) or "nothing to do"
+    log.info("host %s/%s: %s", host.namespace, host.name, summary)
+    for action in actions:
+        perform(action, kube, settings)
+
+
+def _summary(action: Action) -> str:
+    match action:
+        case CreateIPClaim():
+            return f"claim {action.namespace}/{action.name}"
+        case WriteSecret():
+            return f"write Secret {action.namespace}/{action.name}"
+        case ReleaseHost():
+            return f"release with Secret {action.secret_name}"
+        case RecordEvent():
+            return f"{action.reason.severity} {action.reason}: {action.message}"
+
+
+def perform(action: Action, kube: Kube, settings: Settings) -> None:
+    match action:
+        case CreateIPClaim():
+            with contextlib.suppress(AlreadyExists):
+                kube.create_claim(claim_object(action))
+        case WriteSecret():
+            with contextlib.suppress(AlreadyExists):
+                kube.create_secret(secret_object(action))
+        case ReleaseHost():
+            kube.patch_host(action.host.namespace, action.host.name, release_patch(action))
+        case RecordEvent():
+            if settings.record_events:
+                recorder.record(
+                    kube, action.host, action.reason, action.message, settings.component
+                )
+
+
+def _escape(key: str) -> str:
+    """JSON pointer escaping (RFC 6901) for annotation keys containing `/`."""
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+PAUSE_PATH = f"/metadata/annotations/{_escape(keys.PAUSED_ANNOTATION)}"
+NAME_PATH = "/spec/preprovisioningNetworkDataName"
+
+
+def release_patch(action: ReleaseHost) -> list[dict[str, Any]]:
+    """One request: it neither removes a pause someone else changed nor overwrites their name.
+
+    Setting the name tests the resourceVersion we decided on (JSON patch cannot test absence);
+    keeping a user's name tests that it is still that name. Both test our pause value.
+    """
+    guard = (
+        [{"op": "test", "path": "/metadata/resourceVersion", "value": action.resource_version}]
+        if action.set_name
+        else [{"op": "test", "path": NAME_PATH, "value": action.secret_name}]
+    )
+    write_name = [{"op": "add", "path": NAME_PATH, "value": action.secret_name}]
+    return [
+        {"op": "test", "path": PAUSE_PATH, "value": keys.PREPROVISIONING_PAUSE},
+        *guard,
+        *(write_name if action.set_name else []),
+        {"op": "remove", "path": PAUSE_PATH},
+    ]
+
+
+def _labels(host: HostRef) -> dict[str, str]:
+    return {
+        keys.HOST_LABEL: host.name,
+        keys.HOST_NAMESPACE_LABEL: host.namespace,
+        keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE,
+    }
+
+
+def _owner(host: HostRef, namespace: str) -> list[dict[str, Any]]:
+    """Owner reference to the host, only when in the same namespace (a cross-namespace owner
+    reference reads as a missing owner and gets the object garbage-collected). Not a controller
+    reference: we do not control the claim's lifecycle the way IPAM and CAPM3 do, and CAPM3
+    refuses `<bmh>-<pool>` claims it does not own anyway (metal3.md §c.2), whatever we set."""
+    if namespace != host.namespace or not host.uid:
+        return []
+    return [{"apiVersion": host.api_version, "kind": host.kind, "name": host.name, "uid": host.uid}]
+
+
+def claim_object(action: CreateIPClaim) -> IPClaim:
+    meta = {"name": action.name, "namespace": action.namespace, "labels": _labels(action.host)}
+    return IPClaim.model_validate(
+        {
+            "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},
+            "spec": {"pool": {"name": action.pool, "namespace": action.namespace}},
+        }
+    )
+
+
+def secret_object(action: WriteSecret) -> Secret:
+    labels = {**_labels(action.host), keys.BMO_SECRET_LABEL: keys.BMO_SECRET_LABEL_VALUE}
+    meta = {"name": action.name, "namespace": action.namespace, "labels": labels}
+    return Secret.model_validate(
+        {
+            "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},
+            "type": "Opaque",
+            "data": {keys.NETWORK_DATA_KEY: Secret.encode(action.network_data)},
+        }
+    )

@@ -1,0 +1,54 @@
+"""The frozen action values `decide` returns and `act` performs (tests compare values)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dhcpless.kube.recorder import Reason
+from dhcpless.kube.refs import HostRef
+
+
+@dataclass(frozen=True, slots=True)
+class CreateIPClaim:
+    """Claim one address from `pool` for `host`, named `<host>-<pool>` in the pool's namespace."""
+
+    namespace: str
+    name: str
+    pool: str
+    host: HostRef
+
+
+@dataclass(frozen=True, slots=True)
+class WriteSecret:
+    """Create the host's network-data Secret; `network_data` is JSON and never logged."""
+
+    namespace: str
+    name: str
+    host: HostRef
+    network_data: str = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseHost:
+    """Point the host at its Secret and remove our pause, in one conditional JSON patch.
+
+    `resource_version` is what the decision was based on when the name still has to be set:
+    the patch tests it, so nobody else's concurrent write is overwritten.
+    """
+
+    host: HostRef
+    secret_name: str
+    set_name: bool
+    resource_version: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecordEvent:
+    """A core/v1 Event on the host (why it stays paused, or what just happened)."""
+
+    host: HostRef
+    reason: Reason
+    message: str
+
+
+Action = CreateIPClaim | WriteSecret | ReleaseHost | RecordEvent

@@ -1,0 +1,135 @@
+"""Pure decisions: typed state in, a tuple of frozen actions out. No I/O, no clock.
+
+* `decide_claims`: a paused host with a template -> one IPClaim per pool (or render at once
+  when the template references no pool).
+* `decide_render`: every claim fulfilled -> the Secret (written once, never overwritten:
+  CAPM3 renders once per host, so a different existing Secret is reported, not replaced).
+* `decide_release`: the Secret holds valid network data -> point the host at it and unpause.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from dhcpless import keys, render
+from dhcpless.chain.actions import Action, CreateIPClaim, RecordEvent, ReleaseHost, WriteSecret
+from dhcpless.chain.gate import Gate, gate, secret_name
+from dhcpless.chain.lookup import Found, Problem
+from dhcpless.chain.netcheck import problem as secret_problem
+from dhcpless.kube.recorder import Reason
+from dhcpless.kube.refs import HostRef
+from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret
+
+Actions = tuple[Action, ...]
+
+
+def event(host: BareMetalHost, reason: Reason, message: str) -> RecordEvent:
+    return RecordEvent(HostRef.of(host), reason, message)
+
+
+def pools_for(host: BareMetalHost, found: Found) -> tuple[render.PoolRef, ...] | Problem:
+    """The Metal3 IPPools the template references for this host, or why it cannot be used."""
+    where = f"{found.ref.plural.kind} {found.ref.namespace}/{found.ref.name}"
+    if found.template.network_data is None:
+        return Problem(Reason.INVALID_TEMPLATE, f"{where} has no network data")
+    try:
+        pools = render.referenced_pools(found.template.network_data, host)
+    except render.RenderError as err:
+        return Problem(Reason.INVALID_TEMPLATE, f"{where}: {err}")
+    foreign = [p for p in pools if not p.is_metal3]
+    if foreign:
+        names = ", ".join(f"{p.name} ({p.kind}.{p.api_group})" for p in foreign)
+        return Problem(
+            Reason.INVALID_TEMPLATE, f"{where}: only Metal3 IPPools are supported: {names}"
+        )
+    return pools
+
+
+def decide_claims(host: BareMetalHost, found: Found, pools: tuple[render.PoolRef, ...]) -> Actions:
+    """One claim per pool, `<host>-<pool>` in the template's (= pools') namespace."""
+    namespace = found.ref.namespace
+    claims = tuple(
+        CreateIPClaim(namespace, f"{host.name}-{p.name}", p.name, HostRef.of(host)) for p in pools
+    )
+    names = ", ".join(c.name for c in claims)
+    return (
+        event(host, Reason.TEMPLATE_CHOSEN, f"using {found.ref}"),
+        *claims,
+        event(host, Reason.CLAIMS_CREATED, f"IPClaims in {namespace}: {names}"),
+    )
+
+
+def decide_render(
+    host: BareMetalHost,
+    found: Found,
+    claims: Mapping[str, IPClaim],
+    addresses: Mapping[str, IPAddress],
+    existing: Secret | None,
+) -> Actions:
+    """Render when every pool's claim has its address; report failed claims; else wait."""
+    pools = pools_for(host, found)
+    if isinstance(pools, Problem):
+        return (event(host, pools.reason, pools.message),)
+    failed = [
+        claims[p.name] for p in pools if p.name in claims and claims[p.name].status.error_message
+    ]
+    if failed:
+        return tuple(event(host, Reason.CLAIM_FAILED, _claim_error(c)) for c in failed)
+    if any(p.name not in addresses for p in pools):
+        return ()
+    cache = {name: render.Address.from_ipaddress(ip) for name, ip in addresses.items()}
+    return _write(host, found, cache, existing)
+
+
+def _write(
+    host: BareMetalHost, found: Found, cache: Mapping[str, render.Address], existing: Secret | None
+) -> Actions:
+    try:
+        document = render.render_network_data(found.template.network_data, host, cache)
+    except render.RenderError as err:
+        return (event(host, Reason.RENDER_FAILED, f"{found.ref}: {err}"),)
+    if document is None:
+        return (event(host, Reason.INVALID_TEMPLATE, f"{found.ref} has no network data"),)
+    text = json.dumps(document, sort_keys=True)
+    if existing is not None:
+        return _compare(host, existing, document)
+    write = WriteSecret(host.namespace, secret_name(host), HostRef.of(host), text)
+    return (
+        write,
+        event(host, Reason.NETWORK_DATA_RENDERED, f"Secret {write.name} from {found.ref}"),
+    )
+
+
+def _compare(host: BareMetalHost, existing: Secret, document: object) -> Actions:
+    """Rendered once: an equal Secret is done, a different one is reported and left alone."""
+    try:
+        same = json.loads(existing.decoded(keys.NETWORK_DATA_KEY) or "null") == document
+    except ValueError:
+        same = False
+    if same:
+        return ()
+    message = f"Secret {existing.metadata.name} exists with different network data; not replaced"
+    return (event(host, Reason.SECRET_CONFLICT, message),)
+
+
+def _claim_error(claim: IPClaim) -> str:
+    return f"IPClaim {claim.metadata.namespace}/{claim.metadata.name}: {claim.status.error_message}"
+
+
+def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
+    """Unpause once the Secret the host uses (or will use) holds valid network data."""
+    state = gate(host)
+    if not state.ours:
+        return ()
+    named = state is Gate.NAMED
+    name = host.spec.preprovisioning_network_data_name if named else secret_name(host)
+    if secret is not None and secret.metadata.name != name:
+        return ()  # a Secret this host does not use
+    if secret is None:
+        return (event(host, Reason.SECRET_MISSING, f"Secret {name} not found"),) if named else ()
+    trouble = secret_problem(secret)
+    if trouble is not None:
+        return (event(host, Reason.SECRET_INVALID, trouble),)
+    release = ReleaseHost(HostRef.of(host), name, not named, host.metadata.resource_version or "")
+    return (release, event(host, Reason.HOST_RELEASED, f"network data in Secret {name}"))

@@ -1,0 +1,92 @@
+"""Per-host state for each stage, gathered through the adapter, and the stage decisions.
+
+Gathering reads only what the stage needs for one host (label-scoped, never fleet-wide), so
+`decide_*` stay pure. `resync` reuses exactly these for every paused host.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dhcpless.chain import decide, lookup
+from dhcpless.chain.gate import Gate, gate, secret_name
+from dhcpless.chain.lookup import Found, Problem, TemplateLookup
+from dhcpless.kube.client import Kube
+from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret
+
+
+@dataclass(frozen=True)
+class RegistrationState:
+    """A paused host, what its template is, and (when it matters) its Secret."""
+
+    host: BareMetalHost
+    template: TemplateLookup | None = None
+    secret: Secret | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class FulfilmentState:
+    """A paused host, its template, its claims by pool, their addresses, its Secret if any."""
+
+    host: BareMetalHost
+    template: TemplateLookup
+    claims: dict[str, IPClaim] = field(default_factory=dict)
+    addresses: dict[str, IPAddress] = field(default_factory=dict)
+    existing: Secret | None = field(default=None, repr=False)
+
+
+def gather_registration(kube: Kube, host: BareMetalHost) -> RegistrationState:
+    state = gate(host)
+    if state is Gate.NAMED:
+        name = host.spec.preprovisioning_network_data_name
+        return RegistrationState(host, secret=lookup.secret_or_none(kube, host.namespace, name))
+    if state is not Gate.WAITING:
+        return RegistrationState(host)
+    template = lookup.template_for(kube, host)
+    if isinstance(template, Found) and decide.pools_for(host, template) == ():
+        mine = lookup.secret_or_none(kube, host.namespace, secret_name(host))
+        return RegistrationState(host, template, mine)
+    return RegistrationState(host, template)
+
+
+def decide_registration(state: RegistrationState) -> decide.Actions:
+    """Named hosts: release when their Secret is valid. Waiting hosts: claim (or render)."""
+    host, template = state.host, state.template
+    if gate(host) is Gate.NAMED:
+        return decide.decide_release(host, state.secret)
+    if template is None or gate(host) is not Gate.WAITING:
+        return ()
+    if isinstance(template, Problem):
+        return (decide.event(host, template.reason, template.message),)
+    pools = decide.pools_for(host, template)
+    if isinstance(pools, Problem):
+        return (decide.event(host, pools.reason, pools.message),)
+    if not pools:
+        return decide.decide_render(host, template, {}, {}, state.secret)
+    return decide.decide_claims(host, template, pools)
+
+
+def gather_fulfilment(kube: Kube, host: BareMetalHost) -> FulfilmentState | None:
+    """None when there is nothing to look at (not waiting, or no claims to wait for)."""
+    if gate(host) is not Gate.WAITING:
+        return None
+    template = lookup.template_for(kube, host)
+    if not isinstance(template, Found):
+        return FulfilmentState(host, template)
+    claims = lookup.host_claims(kube, host, template.ref.namespace)
+    pools = decide.pools_for(host, template)
+    ready = not isinstance(pools, Problem) and all(
+        p.name in claims and claims[p.name].status.address is not None for p in pools
+    )
+    if not ready:
+        return FulfilmentState(host, template, claims)
+    existing = lookup.secret_or_none(kube, host.namespace, secret_name(host))
+    return FulfilmentState(host, template, claims, lookup.addresses(kube, claims), existing)
+
+
+def decide_fulfilment(state: FulfilmentState) -> decide.Actions:
+    if isinstance(state.template, Problem):
+        return (decide.event(state.host, state.template.reason, state.template.message),)
+    return decide.decide_render(
+        state.host, state.template, state.claims, state.addresses, state.existing
+    )

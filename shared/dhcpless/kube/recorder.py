@@ -1,0 +1,97 @@
+"""core/v1 Events on the BareMetalHost: what `kubectl describe bmh` shows the user.
+
+One Event per decision that matters, including every reason a host stays paused. Events are
+deduplicated by name: the name is derived from the host's UID, the reason and the message, so
+a redelivered CloudEvent that reaches the same decision writes nothing new (an existing Event is
+an `AlreadyExists` outcome, ignored) — at-least-once delivery does not flood the host's Events.
+Messages are short and never contain Secret data.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from dhcpless.errors import AlreadyExists
+from dhcpless.kube.client import Kube
+from dhcpless.kube.refs import HostRef
+
+MAX_MESSAGE = 1024
+
+
+class Severity(StrEnum):
+    """core/v1 Event `type`."""
+
+    NORMAL = "Normal"
+    WARNING = "Warning"
+
+
+class Reason(StrEnum):
+    """Event `reason` (CamelCase, as Kubernetes reasons are). Progress first, then problems."""
+
+    TEMPLATE_CHOSEN = "TemplateChosen"
+    CLAIMS_CREATED = "ClaimsCreated"
+    NETWORK_DATA_RENDERED = "NetworkDataRendered"
+    HOST_RELEASED = "HostReleased"
+    NO_TEMPLATE = "NoTemplate"
+    AMBIGUOUS_TEMPLATE = "AmbiguousTemplate"
+    INVALID_TEMPLATE = "InvalidTemplate"
+    CLAIM_FAILED = "ClaimFailed"
+    RENDER_FAILED = "RenderFailed"
+    SECRET_MISSING = "SecretMissing"
+    SECRET_INVALID = "SecretInvalid"
+    SECRET_CONFLICT = "SecretConflict"
+
+    @property
+    def severity(self) -> Severity:
+        return Severity.NORMAL if self in _PROGRESS else Severity.WARNING
+
+
+_PROGRESS = frozenset(
+    {
+        Reason.TEMPLATE_CHOSEN,
+        Reason.CLAIMS_CREATED,
+        Reason.NETWORK_DATA_RENDERED,
+        Reason.HOST_RELEASED,
+    }
+)
+
+
+def record(kube: Kube, host: HostRef, reason: Reason, message: str, component: str) -> None:
+    """Write one Event on `host` (idempotent: the same decision twice is one Event)."""
+    with contextlib.suppress(AlreadyExists):
+        kube.create_event(host.namespace, event_body(host, reason, message, component))
+
+
+def event_body(host: HostRef, reason: Reason, message: str, component: str) -> dict[str, Any]:
+    """The core/v1 Event object (pure, so its shape is tested without an API server)."""
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {
+        "apiVersion": "v1",
+        "kind": "Event",
+        "metadata": {"name": _name(host, reason, message), "namespace": host.namespace},
+        "involvedObject": {
+            "apiVersion": host.api_version,
+            "kind": host.kind,
+            "name": host.name,
+            "namespace": host.namespace,
+            "uid": host.uid,
+        },
+        "reason": reason.value,
+        "message": message[:MAX_MESSAGE],
+        "type": reason.severity.value,
+        "source": {"component": component},
+        "reportingComponent": component,
+        "reportingInstance": component,
+        "firstTimestamp": now,
+        "lastTimestamp": now,
+        "count": 1,
+    }
+
+
+def _name(host: HostRef, reason: Reason, message: str) -> str:
+    digest = hashlib.sha256(f"{host.uid}|{reason}|{message}".encode()).hexdigest()
+    return f"{host.name}.{digest[:16]}"

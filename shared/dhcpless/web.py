@@ -1,0 +1,74 @@
+"""The Flask app factory every function builds on, and the one place errors become HTTP.
+
+POST `/` carries a CloudEvent; the function's handler parses, decides and acts, and the answer
+is chosen for Knative's delivery rules (knative.md §c): 204 with an empty body when done or
+nothing to do, 400 with a short text for input we will never accept (not retried), 503 for
+anything that may work next time (retried). Never a 2xx with a body (the broker would turn it
+into a 502), never 404/408/409/429 for a permanent failure (Knative retries those).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from cloudevents.core.base import BaseCloudEvent
+from flask import Flask, Response, request
+from pydantic import BaseModel, ConfigDict
+from werkzeug.exceptions import HTTPException
+
+from dhcpless import errors, events
+from dhcpless.keys import EVENT_REPORTING_COMPONENT, FunctionName
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[BaseCloudEvent], None]
+"""Parse -> decide -> act for one CloudEvent; raises the families in `errors` to say why not."""
+
+
+class Settings(BaseModel):
+    """Read once by the caller and passed in (never `os.environ` deep inside)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    component: str = EVENT_REPORTING_COMPONENT
+    """`reportingComponent` / `source.component` of the core/v1 Events we record."""
+    record_events: bool = True
+    """Write core/v1 Events on hosts; off only for tests that count writes."""
+
+
+def create_function_app(name: FunctionName, handler: Handler, settings: Settings) -> Flask:
+    """A Flask app serving one function: POST `/` plus the two health probes."""
+    app = Flask(name.value)
+    app.config["DHCPLESS_SETTINGS"] = settings
+
+    @app.post("/")
+    def receive() -> Response:
+        handler(events.read_cloudevent(dict(request.headers), request.get_data()))
+        return Response(status=204)
+
+    @app.get("/health/liveness")
+    @app.get("/health/readiness")
+    def health() -> Response:
+        return Response("ok\n", status=200, mimetype="text/plain")
+
+    app.register_error_handler(Exception, _to_response)
+    log.info("function %s ready with settings %s", name.value, settings.model_dump())
+    return app
+
+
+def _to_response(exc: Exception) -> Response | HTTPException:
+    """The single mapping from our error families to status codes."""
+    if isinstance(exc, HTTPException):
+        return exc  # routing errors (unknown path, wrong method) stay Flask's
+    if isinstance(exc, errors.Outcome):
+        log.info("done: %s", exc.reason)
+        return Response(status=204)
+    if isinstance(exc, errors.InvalidInput):
+        log.warning("rejected (400): %s", exc.reason)
+        return Response(f"{exc.reason}\n", status=400, mimetype="text/plain")
+    if isinstance(exc, errors.Transient):
+        log.warning("will retry (503): %s", exc.reason)
+        return Response("transient failure, retry\n", status=503, mimetype="text/plain")
+    log.error("unexpected failure (503)", exc_info=exc)
+    return Response("internal error, retry\n", status=503, mimetype="text/plain")
