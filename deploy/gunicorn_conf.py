@@ -1,0 +1,39 @@
+"""gunicorn settings for every function image: one process, a few threads, `$PORT`.
+
+Knative scales by adding pods, so each pod runs one worker process (one import of the
+`kubernetes` client, fast cold start) with `THREADS` threads for concurrent requests.
+The Knative Services set `containerConcurrency` to `WORKERS * THREADS` (a manifest test
+holds them equal), so queue-proxy never hands a pod more requests than it can serve.
+The function is chosen by the `FUNCTION` environment variable (a Knative Service name);
+an unknown name stops the container at start with one clear line instead of serving 404s.
+"""
+
+from __future__ import annotations
+
+import os
+
+from dhcpless.keys import FunctionName
+
+WORKERS = 1
+THREADS = 4
+
+
+def app_for(function: str) -> str:
+    """The gunicorn app-factory string for a Knative Service name."""
+    try:
+        name = FunctionName(function)
+    except ValueError:
+        known = ", ".join(sorted(f.value for f in FunctionName))
+        raise SystemExit(f"FUNCTION={function!r} is not one of: {known}") from None
+    return f"functions.{name.value.replace('-', '_')}.app:create_app()"
+
+
+wsgi_app = app_for(os.environ.get("FUNCTION", ""))
+bind = f"0.0.0.0:{os.environ.get('PORT', '8080')}"
+workers = WORKERS
+threads = THREADS
+worker_class = "gthread"
+timeout = 90  # above the Services' timeoutSeconds (60): Serving, not gunicorn, cuts a request
+graceful_timeout = 20
+worker_tmp_dir = "/dev/shm"  # a tmpfs: the heartbeat file works with a read-only root filesystem
+errorlog = "-"

@@ -1,0 +1,1 @@
+"""Tests of the Containerfile entry command, deploy/, eventing/ and the func.yaml files."""

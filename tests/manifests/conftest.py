@@ -1,0 +1,24 @@
+"""Renders shared by the manifest tests: each tree is rendered once per session."""
+
+from __future__ import annotations
+
+import runpy
+
+import pytest
+
+from .support import ROOT, Obj, kustomize
+
+
+@pytest.fixture(scope="session")
+def installed() -> list[Obj]:
+    """Everything the example overlay installs: CRD, functions, RBAC, eventing."""
+    return kustomize(ROOT / "deploy" / "overlays" / "example")
+
+
+@pytest.fixture(scope="session")
+def gunicorn_capacity() -> int:
+    """Requests one pod serves at once: gunicorn workers x threads from the image's config."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FUNCTION", "resync")
+        conf = runpy.run_path(str(ROOT / "deploy" / "gunicorn_conf.py"))
+    return int(conf["workers"]) * int(conf["threads"])

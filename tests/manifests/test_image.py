@@ -1,0 +1,263 @@
+"""The image's entry command serves every function: gunicorn with deploy/gunicorn_conf.py.
+
+No container engine runs here, so the test runs exactly what the Containerfile's ENTRYPOINT
+runs (`gunicorn --config <conf>`, FUNCTION and PORT from the environment) with this Python.
+Covers: both health endpoints answer 200; an event the function has no business with answers
+204 with an empty body (what the broker counts as delivered) without touching the API, and
+resync's ping answers 204 after one LIST against an API with no hosts (a stub API server on
+a kernel-chosen port stands in for the cluster and records requests); an unknown FUNCTION
+stops the container at start with one clear line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from dhcpless.keys import FunctionName
+
+from .support import FUNCTION_PACKAGES, ROOT
+
+CONF = ROOT / "deploy" / "gunicorn_conf.py"
+START_TIMEOUT = 30.0
+
+
+@dataclass(frozen=True)
+class Served:
+    function: str
+    url: str
+    process: subprocess.Popen[bytes]
+    api_requests: list[str]
+    log: Path
+
+
+def _free_port() -> int:
+    """A port the kernel just chose (bound to 0, then released for gunicorn to take)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class _EmptyCluster(BaseHTTPRequestHandler):
+    """An API server with no BareMetalHosts: LIST answers an empty list, anything else 404."""
+
+    requests: list[str]
+
+    def do_GET(self) -> None:
+        self.requests.append(f"GET {self.path}")
+        if self.path.split("?")[0] == "/apis/metal3.io/v1alpha1/baremetalhosts":
+            self._send(200, {"kind": "BareMetalHostList", "apiVersion": "metal3.io/v1alpha1",
+                             "metadata": {"resourceVersion": "1"}, "items": []})  # fmt: skip
+        else:
+            self._send(404, {"kind": "Status", "apiVersion": "v1", "status": "Failure",
+                             "reason": "NotFound", "code": 404})  # fmt: skip
+
+    def do_POST(self) -> None:
+        self.requests.append(f"POST {self.path}")
+        self._send(404, {"kind": "Status", "apiVersion": "v1", "code": 404})
+
+    def _send(self, code: int, body: dict[str, object]) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet: the test asserts on `requests` instead."""
+
+
+@contextlib.contextmanager
+def _empty_cluster() -> Iterator[tuple[str, list[str]]]:
+    """A stub API server on a kernel-chosen port: (URL, the requests it received)."""
+    requests: list[str] = []
+    handler = type("Handler", (_EmptyCluster,), {"requests": requests})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", requests
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _kubeconfig(tmp: Path, server: str) -> Path:
+    config = {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [{"name": "c", "cluster": {"server": server}}],
+        "users": [{"name": "u", "user": {"token": "unused"}}],
+        "contexts": [{"name": "x", "context": {"cluster": "c", "user": "u", "namespace": "n"}}],
+        "current-context": "x",
+    }
+    path = tmp / "kubeconfig"
+    path.write_text(json.dumps(config))
+    return path
+
+
+def _request(
+    url: str, data: bytes | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, bytes]:
+    req = urllib.request.Request(url, data=data, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def _wait_ready(served: Served) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        assert served.process.poll() is None, served.log.read_text()
+        try:
+            if _request(served.url + "/health/readiness")[0] == 200:
+                return
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail(f"gunicorn did not become ready in {START_TIMEOUT}s")
+
+
+@pytest.fixture(scope="module", params=[f.value for f in FunctionName])
+def served(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Served]:
+    function: str = request.param
+    if importlib.util.find_spec(f"functions.{FUNCTION_PACKAGES[function]}.app") is None:
+        pytest.skip(f"functions/{FUNCTION_PACKAGES[function]}/app.py does not exist yet")
+    port = _free_port()
+    with _empty_cluster() as (api, api_requests):
+        tmp = tmp_path_factory.mktemp(function)
+        env = {
+            **os.environ,
+            "FUNCTION": function,
+            "PORT": str(port),
+            "KUBECONFIG": str(_kubeconfig(tmp, api)),
+        }
+        log = tmp / "gunicorn.log"
+        with log.open("w") as sink:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "--config", str(CONF)],
+                env=env,
+                cwd=tmp,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+            )
+        served = Served(function, f"http://127.0.0.1:{port}", process, api_requests, log)
+        try:
+            _wait_ready(served)
+            yield served
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+@pytest.mark.parametrize("path", ["/health/liveness", "/health/readiness"])
+def test_health_endpoints_answer_200(served: Served, path: str) -> None:
+    assert _request(served.url + path)[0] == 200
+
+
+def _event(type_: str, kind: str, data: dict[str, object]) -> bytes:
+    """A structured-mode CloudEvent shaped like an ApiServerSource or PingSource one."""
+    attributes = {
+        "specversion": "1.0",
+        "id": "e1",
+        "source": "https://10.96.0.1:443",
+        "type": type_,
+    }
+    if kind:
+        attributes |= {"kind": kind, "name": "x", "namespace": "n", "apiversion": API[kind]}
+    return json.dumps({**attributes, "datacontenttype": "application/json", "data": data}).encode()
+
+
+API = {"BareMetalHost": "metal3.io/v1alpha1", "IPClaim": "ipam.metal3.io/v1alpha1", "Secret": "v1"}
+META = {"name": "x", "namespace": "n", "uid": "u1", "resourceVersion": "7"}
+NOT_OURS = {
+    # A host nobody paused for us: registration leaves it alone without reading anything.
+    "host-registration": _event(
+        "dev.knative.apiserver.resource.update",
+        "BareMetalHost",
+        {"apiVersion": API["BareMetalHost"], "kind": "BareMetalHost", "metadata": META, "spec": {}},
+    ),
+    # A claim without our labels (CAPM3's, say): not ours to fulfil.
+    "ipclaim-fulfilment": _event(
+        "dev.knative.apiserver.resource.update",
+        "IPClaim",
+        {
+            "apiVersion": API["IPClaim"],
+            "kind": "IPClaim",
+            "metadata": META,
+            "spec": {"pool": {"name": "p"}},
+        },
+    ),
+    # A deleted Secret releases nothing.
+    "secret-readiness": _event(
+        "dev.knative.apiserver.ref.delete",
+        "Secret",
+        {"kind": "Secret", "namespace": "n", "name": "x", "apiVersion": "v1"},
+    ),
+    # The periodic ping, against a cluster with no hosts: one LIST, nothing to re-drive.
+    "resync": _event("dev.knative.sources.ping", "", {"reason": "periodic resync"}),
+}
+EXPECTED_API_REQUESTS = {
+    "resync": ["GET /apis/metal3.io/v1alpha1/baremetalhosts"],
+}
+
+
+def test_event_with_nothing_to_do_answers_204_empty(served: Served) -> None:
+    headers = {"Content-Type": "application/cloudevents+json"}
+    status, body = _request(served.url + "/", NOT_OURS[served.function], headers)
+    assert (status, body) == (204, b"")
+    requests = [r.split("?")[0] for r in served.api_requests]
+    assert requests == EXPECTED_API_REQUESTS.get(served.function, [])
+
+
+def test_unknown_function_stops_at_start() -> None:
+    env = {**os.environ, "FUNCTION": "no-such-function", "PORT": str(_free_port())}
+    done = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "--config", str(CONF)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert "FUNCTION='no-such-function' is not one of: host-registration" in done.stderr
+
+
+def _instructions() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) of the Containerfile, continuation lines joined."""
+    text = (ROOT / "Containerfile").read_text().replace("\\\n", " ")
+    lines = [line.strip() for line in text.splitlines()]
+    kept = [line for line in lines if line and not line.startswith("#")]
+    return [(word.upper(), rest.strip()) for word, _, rest in (k.partition(" ") for k in kept)]
+
+
+def test_containerfile_runs_what_this_module_tests() -> None:
+    """The image's ENTRYPOINT is the command above, with the config copied where it points."""
+    steps = _instructions()
+    (entrypoint,) = [json.loads(args) for word, args in steps if word == "ENTRYPOINT"]
+    assert entrypoint[:2] == ["gunicorn", "--config"]
+    assert ("COPY", f"deploy/gunicorn_conf.py {entrypoint[2]}") in steps
+    bases = [args.split()[0] for word, args in steps if word == "FROM"]
+    assert bases and all(base in ("python:3.12-slim", "python:3.13-slim") for base in bases)
+    (user,) = [args for word, args in steps if word == "USER"]
+    assert not user.startswith(("0", "root"))
