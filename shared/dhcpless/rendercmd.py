@@ -3,7 +3,8 @@
 Input is Kubernetes YAML (multi-document and `kind: List` allowed) holding the template
 (Metal3DataTemplate v1beta1/v1beta2 or Metal3PreprovisioningDataTemplate), the
 BareMetalHost and the IPAddress objects, matched to pools by `spec.pool.name`. The
-output is the network_data JSON CAPM3 would write; any problem is one line on stderr.
+output is the network_data JSON CAPM3 would write (`openstack`), or the same data as
+nmstate YAML (`nmstate`, converted from that JSON); any problem is one line on stderr.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dhcpless.models import BareMetalHost, IPAddress, ModelError, network_templa
 from dhcpless.models.netdata import NetworkData
 from dhcpless.models.templates import NetworkTemplate
 from dhcpless.render import Address, RenderError, pool_uses, referenced_pools
+from dhcpless.render.nmstate import dump_nmstate, openstack_to_nmstate
 from dhcpless.render.openstack import render_network_data
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -73,27 +75,28 @@ def _network_data(template: NetworkTemplate) -> NetworkData:
     return template.network_data
 
 
-def _render(files: list[Path]) -> str:
+def _render(files: list[Path], fmt: str) -> str:
     docs = [doc for path in files for doc in _documents(path)]
     template = network_template_from_k8s(_one(docs, _TEMPLATE_KINDS, "template"))
     host = BareMetalHost.from_k8s(_one(docs, ("BareMetalHost",), "BareMetalHost"))
     addresses = _addresses(docs)
     data = _network_data(template)
     _check_pools(data, host, addresses)
-    return json.dumps(render_network_data(data, host, addresses), indent=2)
+    rendered = render_network_data(data, host, addresses)
+    if fmt == "nmstate" and rendered is not None:
+        return dump_nmstate(openstack_to_nmstate(rendered))
+    return json.dumps(rendered, indent=2)
 
 
 def run_render(
     template_file: Path, host_file: Path, addresses_file: Path | None, fmt: str = "openstack"
 ) -> tuple[int, str, str]:
     """(exit code, stdout text, one stderr line) for `dhcpless render`."""
-    if fmt == "nmstate":
-        return EXIT_USAGE, "", "render: --format nmstate is not implemented yet"
     if fmt not in FORMATS:
         return EXIT_USAGE, "", f"render: unknown format {fmt!r} (choose from {', '.join(FORMATS)})"
     given = [template_file, host_file, *([addresses_file] if addresses_file else [])]
     files = list(dict.fromkeys(given))  # one file may hold everything
     try:
-        return EXIT_OK, _render(files), ""
+        return EXIT_OK, _render(files, fmt), ""
     except (InputError, ModelError, RenderError) as err:
         return EXIT_FAILED, "", f"render: {err}"
