@@ -1,0 +1,101 @@
+"""The demo's inventory: what an operator would create to get N hosts pre-provisioned.
+
+Exists apart from the demo runner so tests and the sandbox examples can build the same objects:
+a namespace, an IPPool, a Metal3DataTemplate whose networkData takes the address, gateway and
+DNS from that pool, a Metal3MachineTemplate whose hostSelector matches the hosts, and N paused
+BareMetalHosts with distinct boot MACs. `create` sends them through the official client.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from kubernetes import client
+
+from dhcpless import keys
+from dhcpless.sandbox.source_events import guess_plural
+
+NAMESPACE, POOL, TEMPLATE, ROLE = "demo", "provisioning", "preprov", "worker"
+_CAPM3 = f"{keys.CAPM3_GROUP}/{keys.CAPM3_VERSION}"
+
+
+def inventory(hosts: int, namespace: str = NAMESPACE) -> list[dict[str, Any]]:
+    """The demo's objects, in creation order; hosts get MACs 52:54:00:00:xx:yy."""
+    meta = {"namespace": namespace}
+    pool_spec = {
+        "namePrefix": POOL,
+        "pools": [{"subnet": "192.168.111.0/24", "start": "192.168.111.20"}],
+        "prefix": 24,
+        "gateway": "192.168.111.1",
+        "dnsServers": ["192.168.111.1"],
+    }
+    selector = {"matchLabels": {"role": ROLE}}
+    machine_spec = {
+        "dataTemplate": {"name": TEMPLATE},
+        "hostSelector": selector,
+        "image": {"url": "http://images.example/os.qcow2", "checksum": "sha256:0"},
+    }
+    return [
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}},
+        _obj(f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}", "IPPool", POOL, meta, pool_spec),
+        _obj(_CAPM3, "Metal3DataTemplate", TEMPLATE, meta, {"networkData": _network_data()}),
+        _obj(_CAPM3, "Metal3MachineTemplate", ROLE, meta, {"template": {"spec": machine_spec}}),
+        *(host(index, namespace) for index in range(hosts)),
+    ]
+
+
+def _network_data() -> dict[str, Any]:
+    """One NIC (`eno1`), its IPv4 address, default route and DNS all from the demo pool."""
+    route = {"network": "0.0.0.0", "prefix": 0, "gateway": {"fromIPPool": POOL}}
+    network = {"id": "provisioning", "link": "eno1", "ipAddressFromIPPool": POOL}
+    nic = {"type": "phy", "id": "eno1", "macAddress": {"fromHostInterface": "eno1"}}
+    return {
+        "links": {"ethernets": [nic]},
+        "networks": {"ipv4": [{**network, "routes": [route]}]},
+        "services": {"dnsFromIPPool": POOL},
+    }
+
+
+def host(index: int, namespace: str = NAMESPACE) -> dict[str, Any]:
+    """A paused BareMetalHost with a virtual-media BMC and a boot MAC."""
+    obj = _obj(
+        "metal3.io/v1alpha1",
+        "BareMetalHost",
+        f"host-{index:03d}",
+        {"namespace": namespace},
+        {
+            "online": True,
+            "bootMACAddress": f"52:54:00:00:{index // 256:02x}:{index % 256:02x}",
+            "bmc": {
+                "address": f"redfish-virtualmedia://192.168.111.1:8000/redfish/v1/Systems/{index}",
+                "credentialsName": "bmc-secret",
+            },
+        },
+    )
+    obj["metadata"]["labels"] = {"role": ROLE}
+    obj["metadata"]["annotations"] = {keys.PAUSED_ANNOTATION: keys.PREPROVISIONING_PAUSE}
+    return obj
+
+
+def _obj(
+    api_version: str, kind: str, name: str, meta: dict[str, Any], spec: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "apiVersion": api_version,
+        "kind": kind,
+        "metadata": {"name": name, **meta},
+        "spec": spec,
+    }
+
+
+def create(api: client.ApiClient, objects: list[dict[str, Any]]) -> None:
+    """Create objects through the official client (what `kubectl create` does)."""
+    core, custom = client.CoreV1Api(api), client.CustomObjectsApi(api)
+    for obj in objects:
+        if obj["kind"] == "Namespace":
+            core.create_namespace(cast(Any, obj))
+            continue
+        group, version = obj["apiVersion"].split("/")
+        custom.create_namespaced_custom_object(
+            group, version, obj["metadata"]["namespace"], guess_plural(obj["kind"]), obj
+        )

@@ -1,0 +1,116 @@
+"""What the demo shows: host rows read back from the API, live progress, the final summary.
+
+Exists apart from the demo runner because output formats are their own contract (the table
+people read, the JSON object scripts and tests read) and because it only reads: each host's
+state from its BareMetalHost, its IP from the IPAddress of its claim `<host>-<pool>`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from kubernetes import client
+
+from dhcpless import keys
+from dhcpless.demo_inventory import NAMESPACE, POOL
+from dhcpless.sandbox.bmh_status import provisioning_state
+from dhcpless.sandbox.custom_objects import CustomObjects
+from dhcpless.sandbox.world import World
+
+_PROGRESS_EVERY = 2.0
+"""Seconds between plain progress lines when stderr is not a terminal."""
+
+
+@dataclass(frozen=True)
+class HostRow:
+    name: str
+    ip: str
+    state: str
+    paused: bool
+
+
+def observe(api: client.ApiClient, namespace: str = NAMESPACE) -> list[HostRow]:
+    """Current host rows: state from the BMH, IP from the IPAddress of its claim."""
+    hosts = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION).list_items(
+        "baremetalhosts", namespace
+    )
+    addresses = CustomObjects(api, keys.IPAM_GROUP, keys.IPAM_VERSION).list_items(
+        "ipaddresses", namespace
+    )
+    by_claim = {
+        a["spec"].get("claim", {}).get("name"): a["spec"].get("address", "") for a in addresses
+    }
+    rows = []
+    for obj in hosts:
+        name = obj["metadata"]["name"]
+        state = provisioning_state(obj) or "-"
+        paused = keys.PAUSED_ANNOTATION in (obj["metadata"].get("annotations") or {})
+        rows.append(HostRow(name, by_claim.get(f"{name}-{POOL}", ""), state, paused))
+    return sorted(rows, key=lambda row: row.name)
+
+
+def _summary_line(rows: list[HostRow], seconds: float) -> str:
+    states = Counter(row.state for row in rows)
+    unpaused = sum(not row.paused for row in rows)
+    parts = ", ".join(f"{state} {count}" for state, count in sorted(states.items()))
+    return f"{seconds:5.1f}s  hosts {len(rows)}  unpaused {unpaused}  [{parts}]"
+
+
+class Progress:
+    """A live line on a TTY, a plain line every few seconds otherwise."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream, self._tty = stream, stream.isatty()
+        self._last = 0.0
+
+    def show(self, rows: list[HostRow], seconds: float, final: bool = False) -> None:
+        line = _summary_line(rows, seconds)
+        if self._tty:
+            self._stream.write("\r\x1b[2K" + line + ("\n" if final else ""))
+        elif final or seconds - self._last >= _PROGRESS_EVERY:
+            self._stream.write(line + "\n")
+            self._last = seconds
+        self._stream.flush()
+
+
+def report(rows: list[HostRow], world: World, seconds: float, hosts: int) -> dict[str, Any]:
+    """The summary object (`--json` prints it as is).
+
+    Counts are numbers (`stranded` too, so it can be compared with 0); the names of the
+    stranded hosts are in `stranded_hosts`.
+    """
+    counters = world.counters()
+    stranded = sorted(row.name for row in rows if row.state != "available")
+    return {
+        "hosts": hosts,
+        "unpaused": sum(not row.paused for row in rows),
+        "available": sum(row.state == "available" for row in rows),
+        "stranded": len(stranded),
+        "stranded_hosts": stranded,
+        "stuck": {f"{ns}/{name}": why for (ns, name), why in sorted(world.bmo.stuck.items())},
+        "seconds": round(seconds, 2),
+        "api_requests": counters.api_requests,
+        "invocations": counters.invocations,
+        "cold_starts": counters.cold_starts,
+        "dead_letters": counters.dead_letters,
+    }
+
+
+def print_table(rows: list[HostRow], summary: dict[str, Any], out: TextIO) -> None:
+    """One line per host, then the summary in words."""
+    out.write(f"{'HOST':<12} {'IP':<18} {'STATE':<14} PAUSED\n")
+    for row in rows:
+        out.write(
+            f"{row.name:<12} {row.ip or '-':<18} {row.state:<14} {'yes' if row.paused else 'no'}\n"
+        )
+    requests = ", ".join(f"{verb} {n}" for verb, n in sorted(summary["api_requests"].items()))
+    calls = ", ".join(f"{name} {n}" for name, n in sorted(summary["invocations"].items()))
+    out.write(
+        f"\n{summary['available']}/{summary['hosts']} available, {summary['unpaused']} unpaused, "
+        f"{summary['stranded']} stranded in {summary['seconds']}s\n"
+        f"API requests: {requests}\ninvocations: {calls}; cold starts {summary['cold_starts']}\n"
+    )
+    for name, why in summary["stuck"].items():
+        out.write(f"stuck: {name}: {why}\n")

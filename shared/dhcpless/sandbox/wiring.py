@@ -1,0 +1,79 @@
+"""The embedded world's eventing wiring, mirroring `eventing/` in the repository.
+
+Exists apart from `World` so the wiring is data that tests can compare with the manifests: the
+Broker's name, the three ApiServerSources (BareMetalHosts in Resource mode; our IPClaims in
+Resource mode and our Secrets in Reference mode, both selected by our managed-by label), one
+Trigger filter per function with the shared delivery spec, the PingSource's event, and how a
+function's app is built on each cold start.
+"""
+
+from __future__ import annotations
+
+import importlib
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from cloudevents.core.v1.event import CloudEvent
+from kubernetes import client
+
+from dhcpless import keys
+from dhcpless.keys import FunctionName
+from dhcpless.sandbox.eventsource import Mode, SourceResource
+from dhcpless.sandbox.reflector import WatchedResource as Watched
+
+BROKER = "dhcpless"
+PING_TYPE = "dev.knative.sources.ping"
+PING_SOURCE = "/apis/v1/namespaces/default/pingsources/dhcpless-resync"
+OURS = f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"
+
+DELIVERY: dict[str, Any] = {"retry": 5, "backoffPolicy": "exponential", "backoffDelay": "PT0.5S"}
+"""Every Trigger's delivery (eventing/triggers.yaml), dead-lettered to `dead-letter`."""
+
+
+def _changes(kind: str, prefix: str) -> list[dict[str, Any]]:
+    types = [{"exact": {"type": f"{prefix}.{op}"}} for op in ("add", "update")]
+    return [{"any": types}, {"exact": {"kind": kind}}]
+
+
+TRIGGER_FILTERS: dict[FunctionName, list[dict[str, Any]]] = {
+    FunctionName.HOST_REGISTRATION: _changes("BareMetalHost", "dev.knative.apiserver.resource"),
+    FunctionName.IPCLAIM_FULFILMENT: _changes("IPClaim", "dev.knative.apiserver.resource"),
+    FunctionName.SECRET_READINESS: _changes("Secret", "dev.knative.apiserver.ref"),
+    FunctionName.RESYNC: [
+        {"exact": {"type": PING_TYPE}},
+        {"suffix": {"source": "/pingsources/dhcpless-resync"}},
+    ],
+}
+"""The `spec.filters` of each Trigger, as in eventing/triggers.yaml."""
+
+SOURCES = [
+    SourceResource(Watched("metal3.io/v1alpha1", "BareMetalHost", "baremetalhosts"), Mode.RESOURCE),
+    SourceResource(Watched("ipam.metal3.io/v1alpha1", "IPClaim", "ipclaims", OURS), Mode.RESOURCE),
+    SourceResource(Watched("v1", "Secret", "secrets", OURS), Mode.REFERENCE),
+]
+
+
+def ping_event() -> CloudEvent:
+    """One PingSource event (the periodic resync), with a fresh id."""
+    attributes = {
+        "type": PING_TYPE,
+        "source": PING_SOURCE,
+        "id": str(uuid.uuid4()),
+        "datacontenttype": "application/json",
+    }
+    return CloudEvent(attributes=attributes, data={"reason": "periodic resync"})
+
+
+def function_factory(
+    name: FunctionName, api: Callable[[], client.ApiClient], namespace: str = "default"
+) -> Callable[[], Any]:
+    """Each cold start builds the app anew with its own client, like a fresh pod; resync is
+    told the namespace whose hosts it lists (in a pod: its own, see functions/resync)."""
+    module = importlib.import_module(f"functions.{name.value.replace('-', '_')}.app")
+    kube = importlib.import_module("dhcpless.kube")
+    extra: dict[str, Any] = {}
+    if name is FunctionName.RESYNC:
+        settings = importlib.import_module("functions.resync.settings")
+        extra["resync"] = settings.ResyncSettings(namespace=namespace)
+    return lambda: module.create_app(kube.Kube(api()), **extra)

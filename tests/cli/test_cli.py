@@ -1,0 +1,98 @@
+"""The `dhcpless` console script as a user runs it: a real subprocess, real files.
+
+Covers the DESIGN §3 command-line contract: `render` reproduces a committed fixture and
+fails with one clear line; `demo --json` ends with one JSON object holding the contract's
+keys; bad arguments are refused before anything runs.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "render"
+DHCPLESS = Path(sys.executable).parent / "dhcpless"
+
+
+def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(DHCPLESS), *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+@pytest.mark.parametrize(
+    ("case", "template"),
+    [
+        pytest.param("bond-vlan", "template-v1beta2.yaml", id="bond-vlan-v1beta2"),
+        pytest.param("bond-vlan", "template-v1beta1.yaml", id="bond-vlan-v1beta1"),
+        pytest.param("single-nic", "template.yaml", id="single-nic"),
+    ],
+)
+def test_render_reproduces_fixture(case: str, template: str) -> None:
+    folder = FIXTURES / case
+    if not (folder / template).exists():
+        pytest.fail(f"fixture {folder / template} is missing")
+    result = run(
+        "render",
+        "--template",
+        str(folder / template),
+        "--host",
+        str(folder / "host.yaml"),
+        "--addresses",
+        str(folder / "addresses.yaml"),
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads((folder / "expected.json").read_text())
+
+
+def test_render_without_addresses_names_what_is_missing() -> None:
+    folder = FIXTURES / "bond-vlan"
+    result = run(
+        "render",
+        "--template",
+        str(folder / "template-v1beta2.yaml"),
+        "--host",
+        str(folder / "host.yaml"),
+    )
+    assert result.returncode != 0
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("render: no IPAddress for pool")
+
+
+def test_demo_json_ends_with_the_contract_keys() -> None:
+    result = run("demo", "--hosts", "3", "--json", timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    for key in (
+        "hosts",
+        "unpaused",
+        "available",
+        "stranded",
+        "seconds",
+        "api_requests",
+        "invocations",
+        "cold_starts",
+    ):
+        assert key in summary, key
+    assert (summary["hosts"], summary["unpaused"], summary["available"]) == (3, 3, 3)
+    assert summary["stranded"] == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(("demo", "--hosts", "0"), id="zero-hosts"),
+        pytest.param(("serve", "no-such-function"), id="unknown-function"),
+        pytest.param(("render", "--template", "t.yaml"), id="render-missing-host"),
+    ],
+)
+def test_bad_arguments_are_refused(args: tuple[str, ...]) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert "usage: dhcpless" in result.stderr

@@ -1,0 +1,47 @@
+"""Fixtures for the world tests: a sandbox API server with the upstream Metal3 CRDs."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dhcpless.sandbox.apiserver import SandboxServer
+from kubernetes import client
+
+UPSTREAM_CRDS = Path(__file__).resolve().parents[2].parent / "shared" / "crds" / "metal3"
+METAL3_CRDS = tuple(
+    sorted(
+        p for p in UPSTREAM_CRDS.glob("*.yaml") if p.name.startswith(("ipam.", "metal3.io_bare"))
+    )
+)
+"""The upstream IPAM and BareMetalHost CRDs (the strictest schemas our stand-ins write to)."""
+
+
+@pytest.fixture
+def server() -> Iterator[SandboxServer]:
+    with SandboxServer() as srv:
+        srv.load_builtin_crds()
+        for path in METAL3_CRDS:
+            srv.apply_crd_file(path)
+        yield srv
+
+
+@pytest.fixture
+def api(server: SandboxServer) -> Iterator[client.ApiClient]:
+    made: Any = server.api_client()
+    yield made
+    made.close()
+
+
+def eventually(check: Callable[[], Any], timeout: float = 10.0) -> Any:
+    """Poll until `check()` is truthy; returns its value, fails with the last one."""
+    deadline, value = time.monotonic() + timeout, None
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"condition not met in {timeout}s; last value: {value!r}")

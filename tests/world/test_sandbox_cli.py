@@ -1,0 +1,90 @@
+"""`dhcpless sandbox` as a user runs it: a subprocess, kubectl (a client nobody here wrote),
+`kubectl apply -f examples/`, and every example host (IPv4, IPv6, bond+VLAN) reaches
+`available`, with the pre-allocated address honoured.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+KUBECTL = shutil.which("kubectl") or str(Path(sys.executable).parent / "kubectl")
+
+
+@pytest.fixture
+def kubeconfig(tmp_path: Path) -> Iterator[Path]:
+    path = tmp_path / "sandbox.kubeconfig"
+    command = [
+        sys.executable,
+        "-m",
+        "dhcpless.cli",
+        "sandbox",
+        "--port",
+        "0",
+        "--kubeconfig",
+        str(path),
+    ]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    ) as process:
+        try:
+            assert process.stdout is not None
+            lines = [process.stdout.readline() for _ in range(2)]
+            assert any(line.startswith("kubeconfig:") for line in lines), lines
+            yield path
+        finally:
+            process.terminate()
+            assert process.wait(timeout=20) == 0
+
+
+def kubectl(config: Path, *args: str) -> str:
+    done = subprocess.run(
+        [KUBECTL, "--kubeconfig", str(config), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return done.stdout
+
+
+def hosts(config: Path) -> dict[str, Any]:
+    items = json.loads(kubectl(config, "get", "bmh", "-A", "-o", "json"))["items"]
+    return {h["metadata"]["name"]: h for h in items}
+
+
+@pytest.mark.kubectl
+@pytest.mark.e2e
+@pytest.mark.skipif(not Path(KUBECTL).exists(), reason="kubectl is not installed")
+def test_examples_reach_available(kubeconfig: Path) -> None:
+    kubectl(kubeconfig, "apply", "-f", str(REPO / "examples"))
+    deadline, states = time.monotonic() + 60, {}
+    while time.monotonic() < deadline:
+        states = {
+            n: (h.get("status") or {}).get("provisioning", {}).get("state")
+            for n, h in hosts(kubeconfig).items()
+        }
+        if states and all(state == "available" for state in states.values()):
+            break
+        time.sleep(0.3)
+    assert states == dict.fromkeys(["edge-v6-0", "storage-0", "worker-0", "worker-1"], "available")
+    address = kubectl(
+        kubeconfig,
+        "get",
+        "ipaddress",
+        "-n",
+        "metal3-demo",
+        "provisioning-v4-192-168-111-50",
+        "-o",
+        "jsonpath={.spec.claim.name}",
+    )
+    assert address == "worker-0-provisioning-v4"
