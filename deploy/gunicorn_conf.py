@@ -4,15 +4,16 @@ Knative scales by adding pods, so each pod runs one worker process (one import o
 `kubernetes` client, fast cold start) with `THREADS` threads for concurrent requests.
 The Knative Services set `containerConcurrency` to `WORKERS * THREADS` (a manifest test
 holds them equal), so queue-proxy never hands a pod more requests than it can serve.
-The function is chosen by the `FUNCTION` environment variable (a Knative Service name);
-an unknown name stops the container at start with one clear line instead of serving 404s.
+The function is chosen by the `FUNCTION` environment variable (a Knative Service name: one
+of `FunctionName`, or the `dead-letter` sink, whose app takes no Kubernetes client); an
+unknown name stops the container at start with one clear line instead of serving 404s.
 """
 
 from __future__ import annotations
 
 import os
 
-from dhcpless.keys import FunctionName
+from dhcpless.keys import DEAD_LETTER_FUNCTION, FunctionName
 
 WORKERS = 1
 THREADS = 4
@@ -20,12 +21,10 @@ THREADS = 4
 
 def app_for(function: str) -> str:
     """The gunicorn app-factory string for a Knative Service name."""
-    try:
-        name = FunctionName(function)
-    except ValueError:
-        known = ", ".join(sorted(f.value for f in FunctionName))
-        raise SystemExit(f"FUNCTION={function!r} is not one of: {known}") from None
-    return f"functions.{name.value.replace('-', '_')}.app:create_app()"
+    known = sorted([*(f.value for f in FunctionName), DEAD_LETTER_FUNCTION])
+    if function not in known:
+        raise SystemExit(f"FUNCTION={function!r} is not one of: {', '.join(known)}")
+    return f"functions.{function.replace('-', '_')}.app:create_app()"
 
 
 wsgi_app = app_for(os.environ.get("FUNCTION", ""))

@@ -1,20 +1,24 @@
 """resync (PingSource events, `dev.knative.sources.ping`).
 
 The ApiServerSource does not replay after a restart and Knative drops events after their last
-retry, so every tick LISTs BareMetalHosts once and re-drives each host paused for us through
-the same decision code the other functions use: claims, render, release. Idempotent acts make
-a host that is already further along cost only reads.
+retry, so every tick LISTs the BareMetalHosts of its one namespace (`settings.ResyncSettings`:
+a namespaced Role is enough) and re-drives each host paused for us through the same decision
+code the other functions use: claims, render, release. Idempotent acts make a host that is
+already further along cost only reads. The same LIST shows hosts we released that hang in
+inspection (`chain.hang`): those, and only those, get their addresses read and one Warning.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
 
 from cloudevents.core.base import BaseCloudEvent
 from dhcpless import events
 from dhcpless.chain import decide as chain_decide
-from dhcpless.chain import lookup, state
+from dhcpless.chain import hang, lookup, state
 from dhcpless.chain.act import act
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.errors import DhcplessError
@@ -24,25 +28,55 @@ from dhcpless.models import BareMetalHost
 from dhcpless.web import Settings, create_function_app
 from flask import Flask
 
+from functions.resync.settings import ResyncSettings
+
 log = logging.getLogger(__name__)
 NAME = FunctionName.RESYNC
 
 
-def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
+def create_app(
+    kube: Kube | None = None,
+    settings: Settings | None = None,
+    resync: ResyncSettings | None = None,
+) -> Flask:
+    """`resync` None: read from the environment once, here (see `settings`)."""
     settings = settings or Settings()
-    handler = functools.partial(handle, kube=kube or from_environment(), settings=settings)
+    resync = resync or ResyncSettings.from_environment()
+    log.info("resync: namespace %s, hang after %gs", resync.namespace, resync.hang_seconds)
+    handler = functools.partial(
+        handle, kube=kube or from_environment(), settings=settings, resync=resync
+    )
     return create_function_app(NAME, handler, settings)
 
 
-def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
+def handle(
+    cloudevent: BaseCloudEvent, kube: Kube, settings: Settings, resync: ResyncSettings
+) -> None:
     events.require_ping(cloudevent)
-    hosts = [h for h in kube.list_hosts() if gate(h).ours]
-    log.info("resync: %d host(s) paused for pre-provisioning", len(hosts))
-    for host in hosts:
-        try:
-            reconcile(kube, host, settings)
-        except DhcplessError as err:  # one host's trouble must not stop the rest
-            log.warning("resync host %s/%s: %s", host.namespace, host.name, err.reason)
+    now = datetime.now(UTC)
+    hosts = kube.list_hosts(resync.namespace)
+    paused = [h for h in hosts if gate(h).ours]
+    hung = [h for h in hosts if hang.hanging(h, now, resync.hang_seconds)]
+    log.info("resync: %d host(s) paused for us, %d hanging", len(paused), len(hung))
+    for host in paused:
+        _guarded(reconcile, kube, host, settings)
+    for host in hung:
+        _guarded(
+            functools.partial(report_hang, threshold=resync.hang_seconds), kube, host, settings
+        )
+
+
+def _guarded(
+    step: Callable[[Kube, BareMetalHost, Settings], None],
+    kube: Kube,
+    host: BareMetalHost,
+    settings: Settings,
+) -> None:
+    """One host's trouble must not stop the rest (the next tick retries it)."""
+    try:
+        step(kube, host, settings)
+    except DhcplessError as err:
+        log.warning("resync host %s/%s: %s", host.namespace, host.name, err.reason)
 
 
 def reconcile(kube: Kube, host: BareMetalHost, settings: Settings) -> None:
@@ -57,3 +91,8 @@ def reconcile(kube: Kube, host: BareMetalHost, settings: Settings) -> None:
     if secret is not None:
         fresh = kube.get_host(host.namespace, host.name)
         act(chain_decide.decide_release(fresh, secret), kube, settings, fresh)
+
+
+def report_hang(kube: Kube, host: BareMetalHost, settings: Settings, threshold: float) -> None:
+    """One Warning naming what the ramdisk was given (deduplicated by the Event's name)."""
+    act(hang.decide_hang(host, hang.claimed_addresses(kube, host), threshold), kube, settings, host)

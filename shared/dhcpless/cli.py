@@ -48,6 +48,12 @@ def _render(args: argparse.Namespace) -> int:
     return code
 
 
+def _status(args: argparse.Namespace) -> int:
+    from dhcpless.status import run_status
+
+    return run_status(namespace=args.namespace, json_output=args.json)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser; every sub-command stores its runner in `args.run`."""
     parser = argparse.ArgumentParser(
@@ -70,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--host", required=True, help="BareMetalHost YAML")
     render.add_argument("--addresses", help="IPAddress YAML (multi-document)")
     render.add_argument("--format", choices=["openstack", "nmstate"], default="openstack")
+    status = _add(sub, "status", _status, "one line per host this project manages (KUBECONFIG)")
+    status.add_argument("-n", "--namespace", help="only this namespace (default: all)")
+    status.add_argument("--json", action="store_true", help="print a JSON list instead")
     return parser
 
 

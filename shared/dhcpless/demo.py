@@ -67,12 +67,16 @@ def run_demo(
     return 1 if summary["stranded"] else 0
 
 
+EXAMPLES_NAMESPACE = "metal3-demo"
+"""The namespace of `examples/`: resync, like a real install, serves one namespace."""
+
+
 def run_sandbox_world(
     port: int, kubeconfig: str | Path, *, stop: threading.Event | None = None
 ) -> int:
     """Run the world until SIGINT/SIGTERM (or `stop`); write a kubeconfig for kubectl."""
     stop = stop or threading.Event()
-    world = World(WorldSettings(port=port))
+    world = World(WorldSettings(port=port, namespace=EXAMPLES_NAMESPACE))
     world.start()
     try:
         world.sandbox.write_kubeconfig(kubeconfig)

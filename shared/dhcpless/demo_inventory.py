@@ -3,7 +3,10 @@
 Exists apart from the demo runner so tests and the sandbox examples can build the same objects:
 a namespace, an IPPool, a Metal3DataTemplate whose networkData takes the address, gateway and
 DNS from that pool, a Metal3MachineTemplate whose hostSelector matches the hosts, and N paused
-BareMetalHosts with distinct boot MACs. `create` sends them through the official client.
+BareMetalHosts with distinct boot MACs. With two hosts or more, the last one names our own
+Metal3PreprovisioningDataTemplate (same network data) in the reference annotation: the
+annotation wins over the hostSelector it also matches. `create` sends them through the
+official client.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from dhcpless import keys
 from dhcpless.sandbox.source_events import guess_plural
 
 NAMESPACE, POOL, TEMPLATE, ROLE = "demo", "provisioning", "preprov", "worker"
+PREPROVISIONING_TEMPLATE = "preprov-annotated"
+_PDT_PLURAL = "metal3preprovisioningdatatemplates"
 _CAPM3 = f"{keys.CAPM3_GROUP}/{keys.CAPM3_VERSION}"
 
 
@@ -40,8 +45,23 @@ def inventory(hosts: int, namespace: str = NAMESPACE) -> list[dict[str, Any]]:
         _obj(f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}", "IPPool", POOL, meta, pool_spec),
         _obj(_CAPM3, "Metal3DataTemplate", TEMPLATE, meta, {"networkData": _network_data()}),
         _obj(_CAPM3, "Metal3MachineTemplate", ROLE, meta, {"template": {"spec": machine_spec}}),
-        *(host(index, namespace) for index in range(hosts)),
-    ]
+        _preprovisioning_template(namespace),
+        *(_annotated(host(i, namespace)) if i == hosts - 1 > 0 else host(i, namespace)
+          for i in range(hosts)),
+    ]  # fmt: skip
+
+
+def _preprovisioning_template(namespace: str) -> dict[str, Any]:
+    spec = {"preprovisioningNetworkData": _network_data()}
+    kind = "Metal3PreprovisioningDataTemplate"
+    return _obj(_CAPM3, kind, PREPROVISIONING_TEMPLATE, {"namespace": namespace}, spec)
+
+
+def _annotated(obj: dict[str, Any]) -> dict[str, Any]:
+    """The host names its template; it still matches the hostSelector (the annotation wins)."""
+    reference = f"{_PDT_PLURAL}.{keys.CAPM3_GROUP}/{PREPROVISIONING_TEMPLATE}"
+    obj["metadata"]["annotations"][keys.TEMPLATE_REFERENCE_ANNOTATION] = reference
+    return obj
 
 
 def _network_data() -> dict[str, Any]:

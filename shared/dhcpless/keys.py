@@ -136,3 +136,39 @@ class ValidationRule(StrEnum):
     ROUTE = "route"
     DNS = "dns"
     POOL_OVERLAP = "pool-overlap"
+
+
+# --- appended by release bookkeeping, hang detection, status and dead-letter -------------
+RELEASED_AT_ANNOTATION: Final = "dhcpless.metal3.io/released-at"
+"""On a host we released: when (RFC 3339, UTC), written by the release patch itself."""
+
+REGISTRATION_ERROR: Final = "registration error"
+"""BMO's `status.errorType` when it cannot register the host (e.g. its Secret is missing)."""
+
+DEAD_LETTER_FUNCTION: Final = "dead-letter"
+"""The dead-letter sink's Service name: served by the image, but not one of `FunctionName`."""
+
+NAMESPACE_ENV: Final = "NAMESPACE"
+"""resync: the one namespace whose hosts it lists (default: the pod's own namespace)."""
+
+HANG_SECONDS_ENV: Final = "DHCPLESS_HANG_SECONDS"
+"""Seconds a released host may stay inspecting before a Warning says it hangs (default 900)."""
+
+SERVICE_ACCOUNT_NAMESPACE_FILE: Final = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
+
+
+# --- appended by the IP lifecycle, self-healing and external IPAM (issue 6) -----------------
+RECORD_PREALLOCATION_ENV: Final = "DHCPLESS_RECORD_PREALLOCATION"
+"""host-registration, opt-in ("true"): before deleting a common-pool claim, write its address
+into the IPPool's `preAllocations[<bmh>-<pool>]`, so CAPM3's claim gets the same address."""
+
+RELEASE_DECOUPLED_ENV: Final = "DHCPLESS_RELEASE_DECOUPLED_ON_AVAILABLE"
+"""host-registration, opt-in ("true"): also release decoupled-pool claims (pools without
+`clusterName`) when the host becomes available. Risk: a later re-inspection, cleaning or
+deployment boots the ramdisk with an address that may by then belong to another host."""
+
+CAPM3_DATA_FINALIZER: Final = "metal3data.infrastructure.cluster.x-k8s.io"
+CAPM3_DATA_NAME_LABEL: Final = "infrastructure.cluster.x-k8s.io/data-name"
+CAPM3_POOL_NAME_LABEL: Final = "infrastructure.cluster.x-k8s.io/pool-name"
+CAPI_IPAM_VERSION: Final = "v1beta1"
+"""CAPI's IPAddressClaim/IPAddress version the chain reads and writes (CAPI v1.x)."""

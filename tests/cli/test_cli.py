@@ -8,6 +8,7 @@ keys; bad arguments are refused before anything runs.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +97,33 @@ def test_bad_arguments_are_refused(args: tuple[str, ...]) -> None:
     result = run(*args)
     assert result.returncode == 2
     assert "usage: dhcpless" in result.stderr
+
+
+def test_status_reads_the_cluster_in_kubeconfig(tmp_path: Path) -> None:
+    """`dhcpless status` as a user runs it: KUBECONFIG names a live (sandbox) API server."""
+    from dhcpless.sandbox.apiserver import SandboxServer
+    from kubernetes import client as k8s
+
+    from tests.e2e import harness, objects
+
+    with SandboxServer() as server:
+        server.load_builtin_crds()
+        with server.api_client() as api:
+            namespace = k8s.V1Namespace(metadata=k8s.V1ObjectMeta(name=objects.NS))
+            k8s.CoreV1Api(api).create_namespace(namespace)
+        harness.put(server, objects.host("waiting-host"))
+        kubeconfig = server.write_kubeconfig(tmp_path / "kubeconfig")
+        env = {**os.environ, "KUBECONFIG": str(kubeconfig)}
+        result = subprocess.run(
+            [str(DHCPLESS), "status", "--json", "-n", objects.NS],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            env=env,
+        )
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)["hosts"]
+    assert [(row["name"], row["phase"]) for row in rows] == [
+        ("waiting-host", "waiting for template")
+    ]

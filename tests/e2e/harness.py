@@ -20,6 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from kubernetes import client as k8s
 
+from functions.resync.settings import ResyncSettings
 from tests.e2e import objects, scenario
 
 CRDS = Path(__file__).resolve().parents[2].parent / "shared" / "crds" / "metal3"
@@ -93,7 +94,8 @@ def client(sandbox: SandboxServer, function: str) -> FlaskClient:
     """The function's Flask test client, calling the sandbox as that function."""
     module = importlib.import_module(f"functions.{function.replace('-', '_')}.app")
     kube = Kube(sandbox.api_client(token=token(function)))
-    app: Flask = module.create_app(kube)
+    extra = {"resync": ResyncSettings(namespace=objects.NS)} if function == "resync" else {}
+    app: Flask = module.create_app(kube, **extra)
     return app.test_client()
 
 

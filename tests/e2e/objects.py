@@ -126,3 +126,10 @@ NO_POOLS: Obj = {
     "networks": {"ipv4DHCP": [{"id": "dhcp4", "link": "eth0"}]},
     "services": {"dns": ["9.9.9.9"]},
 }
+
+VALID_NETWORK_DATA = (
+    '{"links": [{"id": "eth0", "type": "phy", "ethernet_mac_address": "' + MAC + '"}], '
+    '"networks": [{"id": "dhcp4", "type": "ipv4_dhcp", "link": "eth0"}], "services": []}'
+)
+"""OpenStack network data (JSON) that passes every pre-unpause rule for `host()`: its boot
+NIC by MAC, with DHCP on it (a DHCP-only document, as a template without pools renders)."""

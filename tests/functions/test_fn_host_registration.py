@@ -139,7 +139,7 @@ def test_irrelevant_hosts_cost_nothing(world: SandboxServer, host: dict[str, Any
     assert harness.audit_of(world, FN) == []
 
 
-VALID = '{"links": [{"id": "eth0", "type": "phy"}], "networks": [], "services": []}'
+VALID = objects.VALID_NETWORK_DATA
 
 
 def user_secret(text: str) -> dict[str, Any]:

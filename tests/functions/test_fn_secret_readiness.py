@@ -1,14 +1,18 @@
 """secret-readiness, posted real Secret CloudEvents (Reference mode), sandbox API behind it.
 
-Covers: our valid Secret releases its host in one patch (name set, our pause removed; binary
-and structured, add and update); a user-named Secret releases the host naming it; invalid data
-keeps the host paused with a Warning; Secrets without networkData or already gone cost no
+Covers: our valid Secret releases its host in one patch (name set, our pause removed, the
+release time stamped; binary and structured, add and update); a user-named Secret releases the
+host naming it; invalid data keeps the host paused with a Warning: a bad shape as
+SecretInvalid, and, ours or a user's, data breaking a pre-unpause rule as InvalidNetworkData
+naming the rule (table: issue 4's foreign boot MAC, MAC form, dangling link, off-link gateway),
+with nothing written but that Event; Secrets without networkData or already gone cost no
 write; a host someone re-paused or renamed meanwhile is left alone; the release patch's test
 ops refuse a stale decision (503, host untouched), so no concurrent write is ever overwritten.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,7 +30,7 @@ from tests.e2e import harness, objects
 
 FN = "secret-readiness"
 OURS = "host-0" + keys.SECRET_NAME_SUFFIX
-VALID = '{"links": [{"id": "eth0", "type": "phy"}], "networks": [], "services": []}'
+VALID = objects.VALID_NETWORK_DATA
 
 
 @pytest.fixture
@@ -150,3 +154,65 @@ def test_release_refuses_a_stale_decision(
         with pytest.raises(PreconditionFailed):
             Kube(api).patch_host(objects.NS, "host-0", act.release_patch(release))
     assert harness.get(world, "BareMetalHost", "host-0") == changed
+
+
+def _doc(mac: str = objects.MAC, network: dict[str, Any] | None = None) -> str:
+    link = {"id": "eth0", "type": "phy", "ethernet_mac_address": mac}
+    net = network or {"id": "n4", "type": "ipv4_dhcp", "link": "eth0"}
+    return json.dumps({"links": [link], "networks": [net], "services": []})
+
+
+OFF_LINK = {
+    "id": "n4",
+    "type": "ipv4",
+    "link": "eth0",
+    "ip_address": "10.0.0.10",
+    "netmask": "255.255.255.0",
+    "routes": [{"network": "0.0.0.0", "netmask": "0.0.0.0", "gateway": "10.0.1.1"}],
+}
+
+
+@pytest.mark.parametrize("ours", [pytest.param(True, id="ours"), pytest.param(False, id="user")])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(_doc(), None, id="pass: DHCP-only data on the boot NIC"),
+        pytest.param(
+            _doc(mac="52:54:00:aa:bb:99"),
+            f"boot-mac: no NIC link has the boot MAC {objects.MAC}",
+            id="fail (issue 4): no link has the boot MAC",
+        ),
+        pytest.param(
+            _doc(mac="52:54:00:AA:BB:01".replace(":", "-")),
+            "link-mac: link \"eth0\" (phy): ethernet_mac_address uses '-' separators",
+            id="fail: dash-separated MAC",
+        ),
+        pytest.param(
+            _doc(network={**OFF_LINK, "link": "eth9"}),
+            'link-reference: network "n4" names link "eth9", which does not exist',
+            id="fail: network on a missing link",
+        ),
+        pytest.param(
+            _doc(network=OFF_LINK),
+            'route: network "n4": default route 0.0.0.0/0 gateway 10.0.1.1 is not on-link',
+            id="fail: gateway off-link",
+        ),
+    ],
+)
+def test_release_validates_the_secret(
+    world: SandboxServer, ours: bool, text: str, expected: str | None
+) -> None:
+    name = OURS if ours else "mine"
+    before = harness.put(world, objects.host(data_name="" if ours else "mine"))
+    assert post(world, harness.put(world, secret(name, text, ours=ours))) == (204, "")
+    with world.api_client() as api:
+        events = harness.host_events(api, "host-0")
+    if expected is None:
+        released = host(world)
+        assert keys.PAUSED_ANNOTATION not in released.annotations
+        assert released.annotations[keys.RELEASED_AT_ANNOTATION].endswith("Z")
+        return
+    assert harness.get(world, "BareMetalHost", "host-0") == before
+    assert {(r.verb, r.resource) for r in harness.writes(world, FN)} == {("create", "events")}
+    assert {(kind, reason) for kind, reason, _ in events} == {("Warning", "InvalidNetworkData")}
+    assert any(m.startswith(f"Secret {name}: {expected}") for _, _, m in events), events

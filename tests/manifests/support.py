@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from dhcpless.keys import DEAD_LETTER_FUNCTION
 
 Obj = dict[str, Any]
 
@@ -30,6 +31,10 @@ FUNCTION_PACKAGES = {
     "secret-readiness": "secret_readiness",
     "resync": "resync",
 }
+"""The four functions of the DESIGN (`keys.FunctionName`) and their Python packages."""
+
+SERVED_PACKAGES = {**FUNCTION_PACKAGES, DEAD_LETTER_FUNCTION: "dead_letter"}
+"""Everything the image serves (FUNCTION=...): the functions plus the dead-letter sink."""
 
 
 def kustomize(path: Path) -> list[Obj]:

@@ -2,10 +2,11 @@
 
 No container engine runs here, so the test runs exactly what the Containerfile's ENTRYPOINT
 runs (`gunicorn --config <conf>`, FUNCTION and PORT from the environment) with this Python.
-Covers: both health endpoints answer 200; an event the function has no business with answers
-204 with an empty body (what the broker counts as delivered) without touching the API, and
-resync's ping answers 204 after one LIST against an API with no hosts (a stub API server on
-a kernel-chosen port stands in for the cluster and records requests); an unknown FUNCTION
+Covers, for the four functions and the dead-letter sink: both health endpoints answer 200;
+an event the function has no business with answers 204 with an empty body (what the broker
+counts as delivered) without touching the API, and resync's ping answers 204 after one LIST
+of its namespace (NAMESPACE) against an API with no hosts (a stub API server on a
+kernel-chosen port stands in for the cluster and records requests); an unknown FUNCTION
 stops the container at start with one clear line.
 """
 
@@ -28,9 +29,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from dhcpless.keys import FunctionName
 
-from .support import FUNCTION_PACKAGES, ROOT
+from .support import ROOT, SERVED_PACKAGES
 
 CONF = ROOT / "deploy" / "gunicorn_conf.py"
 START_TIMEOUT = 30.0
@@ -60,7 +60,7 @@ class _EmptyCluster(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         self.requests.append(f"GET {self.path}")
-        if self.path.split("?")[0] == "/apis/metal3.io/v1alpha1/baremetalhosts":
+        if self.path.split("?")[0] == "/apis/metal3.io/v1alpha1/namespaces/n/baremetalhosts":
             self._send(200, {"kind": "BareMetalHostList", "apiVersion": "metal3.io/v1alpha1",
                              "metadata": {"resourceVersion": "1"}, "items": []})  # fmt: skip
         else:
@@ -135,13 +135,13 @@ def _wait_ready(served: Served) -> None:
     pytest.fail(f"gunicorn did not become ready in {START_TIMEOUT}s")
 
 
-@pytest.fixture(scope="module", params=[f.value for f in FunctionName])
+@pytest.fixture(scope="module", params=list(SERVED_PACKAGES))
 def served(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Served]:
     function: str = request.param
-    if importlib.util.find_spec(f"functions.{FUNCTION_PACKAGES[function]}.app") is None:
-        pytest.skip(f"functions/{FUNCTION_PACKAGES[function]}/app.py does not exist yet")
+    if importlib.util.find_spec(f"functions.{SERVED_PACKAGES[function]}.app") is None:
+        pytest.skip(f"functions/{SERVED_PACKAGES[function]}/app.py does not exist yet")
     port = _free_port()
     with _empty_cluster() as (api, api_requests):
         tmp = tmp_path_factory.mktemp(function)
@@ -150,6 +150,7 @@ def served(
             "FUNCTION": function,
             "PORT": str(port),
             "KUBECONFIG": str(_kubeconfig(tmp, api)),
+            "NAMESPACE": "n",
         }
         log = tmp / "gunicorn.log"
         with log.open("w") as sink:
@@ -215,9 +216,15 @@ NOT_OURS = {
     ),
     # The periodic ping, against a cluster with no hosts: one LIST, nothing to re-drive.
     "resync": _event("dev.knative.sources.ping", "", {"reason": "periodic resync"}),
+    # Whatever the broker gave up on: logged (attributes only) and acknowledged, no API call.
+    "dead-letter": _event(
+        "dev.knative.apiserver.resource.update",
+        "BareMetalHost",
+        {"apiVersion": API["BareMetalHost"], "kind": "BareMetalHost", "metadata": META},
+    ),
 }
 EXPECTED_API_REQUESTS = {
-    "resync": ["GET /apis/metal3.io/v1alpha1/baremetalhosts"],
+    "resync": ["GET /apis/metal3.io/v1alpha1/namespaces/n/baremetalhosts"],
 }
 
 
@@ -240,7 +247,9 @@ def test_unknown_function_stops_at_start() -> None:
         check=False,
     )
     assert done.returncode != 0
-    assert "FUNCTION='no-such-function' is not one of: host-registration" in done.stderr
+    assert "FUNCTION='no-such-function' is not one of: dead-letter, host-registration" in (
+        done.stderr
+    )
 
 
 def _instructions() -> list[tuple[str, str]]:

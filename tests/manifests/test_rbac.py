@@ -140,9 +140,6 @@ def test_each_function_has_its_own_role(installed: list[Obj], function: str) -> 
         if b["kind"].endswith("RoleBinding")
         and any(s["name"] == function for s in b.get("subjects", []))
     ]
-    expected = [("RoleBinding", function)]
-    if function == FunctionName.RESYNC:  # its fleet-wide LIST needs a ClusterRole
-        expected.append(("ClusterRoleBinding", "metal3-dhcpless-resync-list-hosts"))
-    assert sorted(bindings) == sorted(expected)
+    assert bindings == [("RoleBinding", function)]  # resync too: it lists its namespace only
     service = named(installed, "Service", function)
     assert service["spec"]["template"]["spec"]["serviceAccountName"] == function

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import copy
-import json
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -61,8 +60,7 @@ def _tiny_pool_template() -> Obj:
 
 def _user_secret() -> Obj:
     """A Secret a user wrote and named in the host's spec (no labels of ours)."""
-    data: Obj = {"links": [], "networks": [], "services": []}
-    encoded = base64.b64encode(json.dumps(data).encode()).decode()
+    encoded = base64.b64encode(objects.VALID_NETWORK_DATA.encode()).decode()
     return {
         "apiVersion": "v1",
         "kind": "Secret",
@@ -110,10 +108,12 @@ def _late_hosts() -> list[Obj]:
 def _ping(sandbox: SandboxServer) -> int:
     """One PingSource tick to the resync function, with resync's own identity."""
     from functions.resync.app import create_app
+    from functions.resync.settings import ResyncSettings
 
     token = e2e.IDENTITIES["resync"]
     with sandbox.api_client(token=token) as api:
-        client = create_app(Kube(api)).test_client()
+        resync = ResyncSettings(namespace=objects.NS)
+        client = create_app(Kube(api), resync=resync).test_client()
         event = CloudEvent(
             attributes={
                 "type": "dev.knative.sources.ping",

@@ -185,7 +185,7 @@ def test_fulfilment_renders_from_the_addresses() -> None:
     assert document["services"] == [{"address": "8.8.8.8", "type": "dns"}]
 
 
-VALID = json.dumps({"links": [{"id": "eth0", "type": "phy"}], "networks": [], "services": []})
+VALID = objects.VALID_NETWORK_DATA
 OURS = "host-0" + keys.SECRET_NAME_SUFFIX
 
 

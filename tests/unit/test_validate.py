@@ -164,6 +164,7 @@ def test_link_mac(document: Doc, expected: list[str]) -> None:
 TWO_NICS = [phy("eth0", MAC0), phy("eth1", MAC1)]
 BONDED = [bond("bond0", ["eth0", "eth1"], MAC0), *TWO_NICS]
 NO_STATIC = "carries no static network (directly or via bond/VLAN): the ramdisk cannot reach Ironic"
+NO_NETWORK = "carries no network (directly or via bond/VLAN): the ramdisk cannot reach Ironic"
 
 
 @pytest.mark.parametrize(
@@ -215,8 +216,26 @@ NO_STATIC = "carries no static network (directly or via bond/VLAN): the ramdisk 
         pytest.param(
             doc(networks=[dhcp("ipv4_dhcp"), dhcp("ipv6_slaac")]),
             HOST,
+            [],
+            id="pass: DHCP/SLAAC-only document, DHCP and SLAAC on the boot NIC",
+        ),
+        pytest.param(
+            doc([phy("eth0"), vlan("v10", "eth0")], [dhcp("ipv4_dhcp", "v10")]),
+            HOST,
+            [],
+            id="pass: DHCP-only document, DHCP on a VLAN of the boot NIC",
+        ),
+        pytest.param(
+            doc(TWO_NICS, [dhcp("ipv4_dhcp", "eth1")]),
+            HOST,
+            [f'boot NIC link "eth0" {NO_NETWORK}'],
+            id="fail: DHCP-only document, DHCP on the other NIC only",
+        ),
+        pytest.param(
+            doc(TWO_NICS, [dhcp("ipv4_dhcp", "eth0"), v4("eth1")]),
+            HOST,
             [f'boot NIC link "eth0" {NO_STATIC}'],
-            id="fail: only DHCP and SLAAC on the boot NIC",
+            id="fail: static network elsewhere, only DHCP on the boot NIC",
         ),
         pytest.param(
             doc(TWO_NICS, [v4("eth1")]),

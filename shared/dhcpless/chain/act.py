@@ -11,11 +11,20 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from dhcpless import keys
-from dhcpless.chain.actions import Action, CreateIPClaim, RecordEvent, ReleaseHost, WriteSecret
-from dhcpless.errors import AlreadyExists
+from dhcpless.chain.actions import (
+    Action,
+    CreateIPClaim,
+    DeleteIPClaim,
+    RecordEvent,
+    RecordPreAllocation,
+    ReleaseHost,
+    WriteSecret,
+)
+from dhcpless.errors import AlreadyExists, Gone
 from dhcpless.kube import recorder
 from dhcpless.kube.client import Kube
 from dhcpless.kube.refs import HostRef
@@ -43,6 +52,10 @@ def _summary(action: Action) -> str:
             return f"release with Secret {action.secret_name}"
         case RecordEvent():
             return f"{action.reason.severity} {action.reason}: {action.message}"
+        case DeleteIPClaim():
+            return f"delete claim {action.namespace}/{action.name}"
+        case RecordPreAllocation():
+            return f"pre-allocate {action.address} to {action.claim} in pool {action.pool}"
 
 
 def perform(action: Action, kube: Kube, settings: Settings) -> None:
@@ -54,12 +67,26 @@ def perform(action: Action, kube: Kube, settings: Settings) -> None:
             with contextlib.suppress(AlreadyExists):
                 kube.create_secret(secret_object(action))
         case ReleaseHost():
-            kube.patch_host(action.host.namespace, action.host.name, release_patch(action))
+            now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            kube.patch_host(action.host.namespace, action.host.name, release_patch(action, now))
+        case DeleteIPClaim():
+            with contextlib.suppress(Gone):
+                kube.delete_claim(action.namespace, action.name)
+        case RecordPreAllocation():
+            kube.patch_pool(action.namespace, action.pool, preallocation_patch(action))
         case RecordEvent():
             if settings.record_events:
                 recorder.record(
                     kube, action.host, action.reason, action.message, settings.component
                 )
+
+
+def preallocation_patch(action: RecordPreAllocation) -> dict[str, Any]:
+    """A merge patch adding one pre-allocation; the resourceVersion makes it conditional (409)."""
+    return {
+        "metadata": {"resourceVersion": action.resource_version},
+        "spec": {"preAllocations": {action.claim: action.address}},
+    }
 
 
 def _escape(key: str) -> str:
@@ -69,14 +96,17 @@ def _escape(key: str) -> str:
 
 PAUSE_PATH = f"/metadata/annotations/{_escape(keys.PAUSED_ANNOTATION)}"
 NAME_PATH = "/spec/preprovisioningNetworkDataName"
+RELEASED_AT_PATH = f"/metadata/annotations/{_escape(keys.RELEASED_AT_ANNOTATION)}"
 
 
-def release_patch(action: ReleaseHost) -> list[dict[str, Any]]:
+def release_patch(action: ReleaseHost, released_at: str | None = None) -> list[dict[str, Any]]:
     """One request: it neither removes a pause someone else changed nor overwrites their name.
 
     Setting the name tests the resourceVersion we decided on (JSON patch cannot test absence);
     keeping a user's name tests that it is still that name. Both test our pause value.
+    `released_at` (RFC 3339) is recorded in the same request, for hang detection (resync).
     """
+    stamp = [{"op": "add", "path": RELEASED_AT_PATH, "value": released_at}]
     guard = (
         [{"op": "test", "path": "/metadata/resourceVersion", "value": action.resource_version}]
         if action.set_name
@@ -88,6 +118,7 @@ def release_patch(action: ReleaseHost) -> list[dict[str, Any]]:
         *guard,
         *(write_name if action.set_name else []),
         {"op": "remove", "path": PAUSE_PATH},
+        *(stamp if released_at is not None else []),
     ]
 
 

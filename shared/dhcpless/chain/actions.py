@@ -51,4 +51,26 @@ class RecordEvent:
     message: str
 
 
-Action = CreateIPClaim | WriteSecret | ReleaseHost | RecordEvent
+@dataclass(frozen=True, slots=True)
+class DeleteIPClaim:
+    """Delete one of our claims (IP lifecycle release, or a failed claim to be retried)."""
+
+    namespace: str
+    name: str
+    host: HostRef
+
+
+@dataclass(frozen=True, slots=True)
+class RecordPreAllocation:
+    """Merge `preAllocations[claim] = address` into an IPPool, guarded by `resource_version`."""
+
+    namespace: str
+    pool: str
+    claim: str
+    address: str
+    resource_version: str
+
+
+Action = (
+    CreateIPClaim | WriteSecret | ReleaseHost | RecordEvent | DeleteIPClaim | RecordPreAllocation
+)

@@ -10,16 +10,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from dhcpless import keys, render
+from dhcpless.chain import netcheck
 from dhcpless.chain.actions import Action, CreateIPClaim, RecordEvent, ReleaseHost, WriteSecret
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.lookup import Found, Problem
 from dhcpless.chain.netcheck import problem as secret_problem
 from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
-from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret
+from dhcpless.models import BareMetalHost, IPAddress, IPClaim, IPPool, Secret
 
 Actions = tuple[Action, ...]
 
@@ -66,8 +67,11 @@ def decide_render(
     claims: Mapping[str, IPClaim],
     addresses: Mapping[str, IPAddress],
     existing: Secret | None,
+    ippools: Sequence[IPPool] = (),
 ) -> Actions:
-    """Render when every pool's claim has its address; report failed claims; else wait."""
+    """Render when every pool's claim has its address; report failed claims; else wait.
+
+    `ippools` are what `netcheck.pools_to_check` listed, for the pool-overlap rule."""
     pools = pools_for(host, found)
     if isinstance(pools, Problem):
         return (event(host, pools.reason, pools.message),)
@@ -79,11 +83,15 @@ def decide_render(
     if any(p.name not in addresses for p in pools):
         return ()
     cache = {name: render.Address.from_ipaddress(ip) for name, ip in addresses.items()}
-    return _write(host, found, cache, existing)
+    return _write(host, found, cache, existing, ippools)
 
 
 def _write(
-    host: BareMetalHost, found: Found, cache: Mapping[str, render.Address], existing: Secret | None
+    host: BareMetalHost,
+    found: Found,
+    cache: Mapping[str, render.Address],
+    existing: Secret | None,
+    ippools: Sequence[IPPool] = (),
 ) -> Actions:
     try:
         document = render.render_network_data(found.template.network_data, host, cache)
@@ -94,6 +102,9 @@ def _write(
     text = json.dumps(document, sort_keys=True)
     if existing is not None:
         return _compare(host, existing, document)
+    refused = netcheck.render_refusals(host, found, document, ippools)
+    if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
+        return refused
     write = WriteSecret(host.namespace, secret_name(host), HostRef.of(host), text)
     return (
         write,
@@ -131,5 +142,8 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
     trouble = secret_problem(secret)
     if trouble is not None:
         return (event(host, Reason.SECRET_INVALID, trouble),)
+    refused = netcheck.release_refusals(host, secret)
+    if refused:  # valid shape, but the ramdisk could not use it: stay paused, say why
+        return refused
     release = ReleaseHost(HostRef.of(host), name, not named, host.metadata.resource_version or "")
     return (release, event(host, Reason.HOST_RELEASED, f"network data in Secret {name}"))

@@ -1,20 +1,33 @@
-"""Does a Secret hold network data BMO and glean can use? Checked before any host points at it.
+"""Does network data hold up before any host boots with it? Checked twice, never skipped.
 
-BMO reads `networkData` (falling back to `value`) with a YAML parser, so JSON and YAML are both
-accepted here too. The shape checked is the OpenStack network_data.json one CAPM3 renders:
-an object with `links`, `networks` and `services` lists whose entries carry `id`/`type`.
-Problems are reported without quoting the data (Secret contents are never echoed).
+1. **Before we write a Secret** (the render path): `render_refusals` runs every pre-unpause rule
+   of `dhcpless.render.validate` on the document just rendered, including the pool-overlap
+   rule over the IPPools `pools_to_check` listed. A refusal means no Secret is written.
+2. **Before a host is released** (whoever wrote the Secret, a user included): `problem` checks
+   the shape (BMO reads `networkData` with a YAML parser, so JSON and YAML both pass), then
+   `release_refusals` runs the same rules for the host that will boot it.
+
+Each problem is one Warning Event (`InvalidNetworkData`) naming the rule and the link, network
+or pool concerned; the host stays paused and nothing else is written. Messages never quote the
+data wholesale (`problem` names only the Secret; rule messages name ids and addresses).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from dhcpless import keys
-from dhcpless.models import Secret
+from dhcpless import keys, render
+from dhcpless.chain.actions import RecordEvent
+from dhcpless.chain.lookup import Found
+from dhcpless.kube.client import Kube
+from dhcpless.kube.recorder import Reason
+from dhcpless.kube.refs import HostRef
+from dhcpless.models import BareMetalHost, IPPool, Secret
+from dhcpless.render.validate import Problem, validate_network_data
 
 
 class _Entry(BaseModel):
@@ -37,7 +50,7 @@ class _NetworkData(BaseModel):
 
 
 def problem(secret: Secret) -> str | None:
-    """None when usable, else a short reason naming the Secret (never its content)."""
+    """None when the shape is usable, else a short reason naming the Secret (never its content)."""
     where = f"Secret {secret.metadata.namespace}/{secret.metadata.name}"
     try:
         text = secret.decoded(keys.NETWORK_DATA_KEY)
@@ -50,3 +63,52 @@ def problem(secret: Secret) -> str | None:
     except (yaml.YAMLError, ValidationError):
         return f"{where}: {keys.NETWORK_DATA_KEY} is not OpenStack network data"
     return None
+
+
+def release_refusals(host: BareMetalHost, secret: Secret) -> tuple[RecordEvent, ...]:
+    """Pure. The Events that refuse releasing `host` with `secret` (empty: release it).
+
+    Call only once `problem(secret)` is None. Pools are not listed here: a Secret we wrote
+    passed the pool rule when rendered, and a user's Secret names no pool.
+    """
+    document = yaml.safe_load(secret.decoded(keys.NETWORK_DATA_KEY) or "")
+    found = validate_network_data(document, host) if isinstance(document, Mapping) else ()
+    return _events(host, f"Secret {secret.metadata.name}", found)
+
+
+def render_refusals(
+    host: BareMetalHost, found: Found, document: Mapping[str, Any], pools: Sequence[IPPool]
+) -> tuple[RecordEvent, ...]:
+    """Pure. The Events that refuse writing the Secret for `document` (empty: write it).
+
+    For the render path (`chain.decide`): call it on the document `render_network_data`
+    returned, before `WriteSecret`, with the IPPools `pools_to_check` gathered; return its
+    Events instead of writing when it returns any.
+    """
+    names = {p.name for p in _referenced(host, found)}
+    mine = [p for p in pools if p.metadata.name in names]
+    others = [p for p in pools if p.metadata.name not in names]
+    problems = validate_network_data(document, host, mine, others)
+    return _events(host, f"network data from {found.ref}", problems)
+
+
+def pools_to_check(kube: Kube, host: BareMetalHost, found: Found) -> tuple[IPPool, ...]:
+    """The IPPools of the template's namespace (one LIST, fleet-size independent), or none
+    when the template references no pool: only then can pools overlap for this host."""
+    if not _referenced(host, found):
+        return ()
+    return tuple(kube.list_pools(found.ref.namespace))
+
+
+def _referenced(host: BareMetalHost, found: Found) -> tuple[render.PoolRef, ...]:
+    if found.template.network_data is None:
+        return ()
+    try:
+        return render.referenced_pools(found.template.network_data, host)
+    except render.RenderError:
+        return ()  # reported by the render path itself
+
+
+def _events(host: BareMetalHost, where: str, found: Sequence[Problem]) -> tuple[RecordEvent, ...]:
+    ref = HostRef.of(host)
+    return tuple(RecordEvent(ref, Reason.INVALID_NETWORK_DATA, f"{where}: {p}") for p in found)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dhcpless.chain import decide, lookup
+from dhcpless.chain import decide, lookup, netcheck
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.lookup import Found, Problem, TemplateLookup
 from dhcpless.kube.client import Kube
-from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret
+from dhcpless.models import BareMetalHost, IPAddress, IPClaim, IPPool, Secret
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class FulfilmentState:
     claims: dict[str, IPClaim] = field(default_factory=dict)
     addresses: dict[str, IPAddress] = field(default_factory=dict)
     existing: Secret | None = field(default=None, repr=False)
+    ippools: tuple[IPPool, ...] = ()
+    """The template namespace's IPPools, once every claim is fulfilled (pool-overlap rule)."""
 
 
 def gather_registration(kube: Kube, host: BareMetalHost) -> RegistrationState:
@@ -81,12 +83,14 @@ def gather_fulfilment(kube: Kube, host: BareMetalHost) -> FulfilmentState | None
     if not ready:
         return FulfilmentState(host, template, claims)
     existing = lookup.secret_or_none(kube, host.namespace, secret_name(host))
-    return FulfilmentState(host, template, claims, lookup.addresses(kube, claims), existing)
+    ippools = netcheck.pools_to_check(kube, host, template) if existing is None else ()
+    found = lookup.addresses(kube, claims)
+    return FulfilmentState(host, template, claims, found, existing, ippools)
 
 
 def decide_fulfilment(state: FulfilmentState) -> decide.Actions:
     if isinstance(state.template, Problem):
         return (decide.event(state.host, state.template.reason, state.template.message),)
     return decide.decide_render(
-        state.host, state.template, state.claims, state.addresses, state.existing
+        state.host, state.template, state.claims, state.addresses, state.existing, state.ippools
     )

@@ -32,6 +32,7 @@ from dhcpless.resolve import TemplateRef
 
 M = TypeVar("M", bound=K8sObject)
 JSON_PATCH = "application/json-patch+json"
+MERGE_PATCH = "application/merge-patch+json"
 JsonPatch = Sequence[Mapping[str, Any]]
 
 
@@ -100,6 +101,23 @@ class Kube:
     # --- IPAM --------------------------------------------------------------------------
     def get_pool(self, namespace: str, name: str) -> IPPool:
         return self._get_ipam(IPPool, "ippools", namespace, name)
+
+    def list_pools(self, namespace: str) -> list[IPPool]:
+        """Every IPPool of one namespace (pre-unpause validation: do the pools overlap?)."""
+        with translated(Verb.LIST, f"IPPools in {namespace}"):
+            raw = self._custom.list_namespaced_custom_object(
+                keys.IPAM_GROUP, keys.IPAM_VERSION, namespace, "ippools"
+            )
+            return [IPPool.from_k8s(item) for item in _items(raw)]
+
+    def patch_pool(self, namespace: str, name: str, patch: Mapping[str, Any]) -> IPPool:
+        """Merge patch; a `metadata.resourceVersion` in it makes it conditional (409 Transient)."""
+        with translated(Verb.PATCH, f"IPPool {namespace}/{name}"):
+            raw = self._custom.patch_namespaced_custom_object(
+                keys.IPAM_GROUP, keys.IPAM_VERSION, namespace, "ippools", name, dict(patch),
+                _content_type=MERGE_PATCH,
+            )  # fmt: skip
+            return IPPool.from_k8s(_mapping(raw))
 
     def get_claim(self, namespace: str, name: str) -> IPClaim:
         return self._get_ipam(IPClaim, "ipclaims", namespace, name)

@@ -44,6 +44,11 @@ class Reason(StrEnum):
     SECRET_MISSING = "SecretMissing"
     SECRET_INVALID = "SecretInvalid"
     SECRET_CONFLICT = "SecretConflict"
+    INVALID_NETWORK_DATA = "InvalidNetworkData"
+    HOST_HANGS = "HostHangs"
+    CLAIM_RELEASED = "ClaimReleased"
+    PREALLOCATION_RECORDED = "PreAllocationRecorded"
+    CLAIM_RETRIED = "ClaimRetried"
 
     @property
     def severity(self) -> Severity:
@@ -56,6 +61,9 @@ _PROGRESS = frozenset(
         Reason.CLAIMS_CREATED,
         Reason.NETWORK_DATA_RENDERED,
         Reason.HOST_RELEASED,
+        Reason.CLAIM_RELEASED,
+        Reason.PREALLOCATION_RECORDED,
+        Reason.CLAIM_RETRIED,
     }
 )
 

@@ -1,10 +1,14 @@
-"""Boot-NIC rule: the NIC the host boots from must end up with a static address.
+"""Boot-NIC rule: the NIC the host boots from must end up with an address the ramdisk can use.
 
-The ramdisk reaches Ironic through the boot NIC (`spec.bootMACAddress`); with no DHCP,
-only a static `ipv4`/`ipv6` network gives it an address. That network may sit on the
-boot NIC's own link or on a bond or VLAN built on it (followed through any depth of
-`bond_links`/`vlan_link`). MACs compare case-insensitively with `-` read as `:`. DHCP
-and SLAAC networks do not count: this project exists because there is no DHCP.
+The ramdisk reaches Ironic through the boot NIC (`spec.bootMACAddress`). The network that
+gives it an address may sit on the boot NIC's own link or on a bond or VLAN built on it
+(followed through any depth of `bond_links`/`vlan_link`). MACs compare case-insensitively
+with `-` read as `:`. Which networks count depends on the document (the lead's decision):
+
+* a document with any static `ipv4`/`ipv6` network is a DHCP-less setup: the boot NIC
+  needs a static network, since DHCP or SLAAC on it would leave the ramdisk unreachable;
+* a DHCP/SLAAC-only document (a template that references no pool) says the boot network
+  has DHCP or router advertisements: any network on the boot NIC is then enough.
 
 A host without `bootMACAddress` is a problem too: which NIC boots is then unknown, so
 nothing shows that the ramdisk can reach Ironic (and BMO needs the field for every
@@ -60,10 +64,12 @@ def boot_mac_problems(doc: OsDocument, host: BareMetalHost) -> Iterator[Problem]
         yield Problem(_RULE, f"no NIC link has the boot MAC {boot_mac}")
         return
     links = carriers(doc, roots)
-    if not any(net.is_static and net.link in links for net in doc.networks):
+    static = any(net.is_static for net in doc.networks)
+    if not any(net.link in links and (net.is_static or not static) for net in doc.networks):
         names = ", ".join(f'"{ref}"' for ref in roots)
+        what = "static network" if static else "network"
         why = "the ramdisk cannot reach Ironic"
         yield Problem(
             _RULE,
-            f"boot NIC link {names} carries no static network (directly or via bond/VLAN): {why}",
+            f"boot NIC link {names} carries no {what} (directly or via bond/VLAN): {why}",
         )

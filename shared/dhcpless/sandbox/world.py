@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from kubernetes import client
 
+from dhcpless.crds import crd_files
 from dhcpless.keys import FunctionName
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.bmo import BMOController, GleanMode
@@ -94,6 +95,8 @@ class World:
     def start(self) -> None:
         self.sandbox.start()
         self.sandbox.load_builtin_crds()
+        for crd in crd_files():  # ours (Metal3PreprovisioningDataTemplate, CAPI IPAM kinds)
+            self.sandbox.apply_crd_text(crd.read_text())
         for path in self.settings.crd_files:
             self.sandbox.apply_crd_file(path)
         self.ipam = IPAMController(self.api_client(), delay=self.settings.ipam_delay)

@@ -1,0 +1,104 @@
+"""What `dhcpless status` reads: a handful of LISTs, one namespace or all, typed at the edge.
+
+Hosts, our IPClaims (by our managed-by label), IPAddresses, the names of our Secrets (their
+data is never looked at) and the Events our functions recorded. Fleet-wide LISTs are fine
+here: a person runs this command once, it is not a function on the event path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kubernetes import client as k8s
+
+from dhcpless import keys
+from dhcpless.kube.client import Kube
+from dhcpless.kube.errors import Verb, translated
+from dhcpless.models import BareMetalHost, IPAddress, IPClaim
+
+OURS = f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"
+
+
+@dataclass(frozen=True, slots=True)
+class HostEvent:
+    """The parts of a core/v1 Event on a host that `status` shows."""
+
+    namespace: str
+    host: str
+    reason: str
+    message: str
+    when: str
+
+
+@dataclass(frozen=True)
+class Fleet:
+    hosts: list[BareMetalHost]
+    claims: list[IPClaim]
+    addresses: list[IPAddress]
+    secrets: frozenset[tuple[str, str]]
+    events: list[HostEvent]
+
+
+def read_fleet(kube: Kube, namespace: str | None) -> Fleet:
+    """Everything `status` needs, in five LISTs."""
+    custom, core = k8s.CustomObjectsApi(kube.api_client), k8s.CoreV1Api(kube.api_client)
+    where = namespace or "all namespaces"
+    with translated(Verb.LIST, f"status objects in {where}"):
+        claims = _custom(custom, namespace, keys.IPAM_GROUP, "ipclaims", OURS)
+        addresses = _custom(custom, namespace, keys.IPAM_GROUP, "ipaddresses", "")
+        secrets = (
+            core.list_namespaced_secret(namespace, label_selector=OURS)
+            if namespace
+            else core.list_secret_for_all_namespaces(label_selector=OURS)
+        )
+        events = (
+            core.list_namespaced_event(namespace)
+            if namespace
+            else core.list_event_for_all_namespaces()
+        )
+        return Fleet(
+            hosts=kube.list_hosts(namespace),
+            claims=[IPClaim.from_k8s(item) for item in claims],
+            addresses=[IPAddress.from_k8s(item) for item in addresses],
+            secrets=frozenset(_where(s.metadata) for s in secrets.items),
+            events=[e for item in events.items if (e := _host_event(item)) is not None],
+        )
+
+
+def _custom(
+    custom: k8s.CustomObjectsApi, namespace: str | None, group: str, plural: str, selector: str
+) -> list[Mapping[str, Any]]:
+    version = keys.IPAM_VERSION
+    if namespace:
+        raw = custom.list_namespaced_custom_object(
+            group, version, namespace, plural, label_selector=selector
+        )
+    else:
+        raw = custom.list_cluster_custom_object(group, version, plural, label_selector=selector)
+    items: list[Mapping[str, Any]] = raw.get("items") or [] if isinstance(raw, dict) else []
+    return items
+
+
+def _where(meta: k8s.V1ObjectMeta | None) -> tuple[str, str]:
+    """(namespace, name) of a listed Secret: its metadata only, never its data."""
+    if meta is None:
+        return ("", "")
+    return (meta.namespace or "default", meta.name or "")
+
+
+def _host_event(event: k8s.CoreV1Event) -> HostEvent | None:
+    """Only Events our functions recorded on a BareMetalHost."""
+    involved = event.involved_object
+    component = event.reporting_component or (event.source.component if event.source else "")
+    if involved.kind != "BareMetalHost" or component != keys.EVENT_REPORTING_COMPONENT:
+        return None
+    when = event.last_timestamp or event.event_time or event.first_timestamp
+    return HostEvent(
+        namespace=involved.namespace or event.metadata.namespace or "default",
+        host=involved.name or "",
+        reason=event.reason or "",
+        message=event.message or "",
+        when=when.isoformat() if when is not None else "",
+    )
