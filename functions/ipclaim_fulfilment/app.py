@@ -1,9 +1,13 @@
-"""ipclaim-fulfilment (IPClaim events, Resource mode).
+"""ipclaim-fulfilment (IPClaim and IPPool events, Resource mode).
 
 Only claims we created (our labels) matter. When every pool's claim of the host has
 `status.address`, read the IPAddresses, render exactly as CAPM3 does, and create the Secret
 `<host>-preprov-networkdata` (once: an existing different Secret is reported, not replaced).
 A claim with `status.errorMessage` becomes a Warning Event quoting it; the host stays paused.
+
+Self-healing (`chain.heal`): an IPPool added or changed deletes our claims of that pool that
+IPAM failed (IPAM never retries them), with an Event each; the delete event of a claim of ours
+re-drives its host's registration, which claims again from the pool as it is now.
 """
 
 from __future__ import annotations
@@ -12,19 +16,22 @@ import functools
 import logging
 
 from cloudevents.core.base import BaseCloudEvent
-from dhcpless import keys
-from dhcpless.chain import edge, state
+from dhcpless import events
+from dhcpless.chain import edge, heal, state
 from dhcpless.chain.act import act
 from dhcpless.chain.decide import Actions
+from dhcpless.chain.gate import Gate, gate
+from dhcpless.errors import Gone
 from dhcpless.events import Operation
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
-from dhcpless.models import IPClaim
+from dhcpless.models import IPClaim, IPPool
 from dhcpless.web import Settings, create_function_app
 from flask import Flask
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.IPCLAIM_FULFILMENT
+host_of = heal.host_of
 
 
 def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
@@ -34,11 +41,22 @@ def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Fl
 
 
 def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
+    kind = events.parse_apiserver_event(cloudevent).ref.kind
+    if kind == "IPPool":
+        on_pool(edge.event_about(cloudevent, "IPPool"), kube, settings)
+        return
     event = edge.event_about(cloudevent, "IPClaim")
     claim = edge.hint(event, IPClaim)
     owner = host_of(claim)
-    if event.operation is Operation.DELETE or owner is None:
-        log.info("IPClaim %s/%s: not ours or deleted, nothing to do", *_where(claim))
+    if owner is None:
+        log.info("IPClaim %s/%s: not ours, nothing to do", *_where(claim))
+        return
+    if event.operation is Operation.DELETE:
+        redrive(kube, owner, settings)
+        return
+    if claim.status.address is None and not claim.status.error_message:
+        # IPAM's own steps (the add, its finalizer): nothing to render or report yet, no read
+        log.info("IPClaim %s/%s: not fulfilled yet, nothing to do", *_where(claim))
         return
     host = kube.get_host(*owner)  # Gone -> 204: the host is not there any more
     current = state.gather_fulfilment(kube, host)
@@ -46,17 +64,32 @@ def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
         act(decide(current), kube, settings, host)
 
 
-def host_of(claim: IPClaim) -> tuple[str, str] | None:
-    """(namespace, name) of the host a claim of ours serves, from its labels."""
-    labels = claim.metadata.labels
-    if labels.get(keys.MANAGED_BY_LABEL) != keys.MANAGED_BY_VALUE or keys.HOST_LABEL not in labels:
-        return None
-    namespace = labels.get(keys.HOST_NAMESPACE_LABEL) or claim.metadata.namespace or "default"
-    return namespace, labels[keys.HOST_LABEL]
+def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
+    """The pool may have room now: retry our claims of it that IPAM failed."""
+    pool = edge.hint(event, IPPool)
+    if event.operation is Operation.DELETE:
+        return
+    namespace = pool.metadata.namespace or "default"
+    for owner, claims in heal.failed_in_pool(kube, namespace, pool.metadata.name).items():
+        try:
+            host = kube.get_host(*owner)
+        except Gone:
+            continue  # garbage collection takes its claims
+        act(heal.decide_retry(host, claims), kube, settings, host)
+
+
+def redrive(kube: Kube, owner: tuple[str, str], settings: Settings) -> None:
+    """A claim of ours is gone: a host still waiting claims again (missing claims only)."""
+    try:
+        host = kube.get_host(*owner)
+    except Gone:
+        return
+    if gate(host) is Gate.WAITING:
+        act(state.decide_registration(state.gather_registration(kube, host)), kube, settings, host)
 
 
 def decide(current: state.FulfilmentState) -> Actions:
-    """Pure: see `dhcpless.chain.state.decide_fulfilment`."""
+    """Pure: see `dhcpless.chain.state.decide_fulfilment` (no retry on a claim's own event)."""
     return state.decide_fulfilment(current)
 
 

@@ -86,7 +86,7 @@ def reconcile(kube: Kube, host: BareMetalHost, settings: Settings) -> None:
         return
     current = state.gather_fulfilment(kube, host)
     if current is not None:
-        act(state.decide_fulfilment(current), kube, settings, host)
+        act(state.decide_fulfilment(current, retry_failed=True), kube, settings, host)
     secret = lookup.secret_or_none(kube, host.namespace, secret_name(host))
     if secret is not None:
         fresh = kube.get_host(host.namespace, host.name)

@@ -15,6 +15,10 @@ from dhcpless.keys import FunctionName
 
 
 def _demo(args: argparse.Namespace) -> int:
+    if args.chaos:
+        from dhcpless.demo_chaos import run_chaos_demo
+
+        return run_chaos_demo(hosts=args.hosts, seed=args.seed, json_output=args.json)
     from dhcpless.demo import run_demo
 
     return run_demo(hosts=args.hosts, json_output=args.json)
@@ -54,6 +58,13 @@ def _status(args: argparse.Namespace) -> int:
     return run_status(namespace=args.namespace, json_output=args.json)
 
 
+def _bench(args: argparse.Namespace) -> int:
+    from dhcpless.bench import run_bench
+
+    plot = Path(args.plot) if args.plot else None
+    return run_bench(hosts=args.hosts, pools=args.pools, json_output=args.json, plot=plot)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser; every sub-command stores its runner in `args.run`."""
     parser = argparse.ArgumentParser(
@@ -65,6 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.choices["demo"]
     demo.add_argument("--hosts", type=_positive, default=10, help="hosts to register (10)")
     demo.add_argument("--json", action="store_true", help="end with one JSON summary object")
+    demo.add_argument("--chaos", action="store_true", help="inject every kind of fault at once")
+    demo.add_argument("--seed", type=int, default=1, help="seed for --chaos (1)")
     sandbox = _add(sub, "sandbox", _sandbox, "run the demo environment long-running, for kubectl")
     sandbox.add_argument("--port", type=int, default=0, help="API port (0: any free port)")
     sandbox.add_argument("--kubeconfig", default="sandbox.kubeconfig", help="kubeconfig to write")
@@ -79,6 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
     status = _add(sub, "status", _status, "one line per host this project manages (KUBECONFIG)")
     status.add_argument("-n", "--namespace", help="only this namespace (default: all)")
     status.add_argument("--json", action="store_true", help="print a JSON list instead")
+    bench_help = "measure the chain against the minimal writes, in the sandbox"
+    bench = _add(sub, "bench", _bench, bench_help)
+    bench.add_argument("--hosts", type=_positive, default=100, help="hosts in the batch (100)")
+    bench.add_argument("--pools", type=_positive, default=1, help="IP pools per host (1)")
+    bench.add_argument("--json", action="store_true", help="end with one JSON report object")
+    bench.add_argument("--plot", help="write a PNG of time-to-unpause per host to this file")
     return parser
 
 

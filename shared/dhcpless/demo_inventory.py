@@ -29,7 +29,7 @@ def inventory(hosts: int, namespace: str = NAMESPACE) -> list[dict[str, Any]]:
     meta = {"namespace": namespace}
     pool_spec = {
         "namePrefix": POOL,
-        "pools": [{"subnet": "192.168.111.0/24", "start": "192.168.111.20"}],
+        "pools": [_entry(111, {}), *_more(hosts)],
         "prefix": 24,
         "gateway": "192.168.111.1",
         "dnsServers": ["192.168.111.1"],
@@ -62,6 +62,18 @@ def _annotated(obj: dict[str, Any]) -> dict[str, Any]:
     reference = f"{_PDT_PLURAL}.{keys.CAPM3_GROUP}/{PREPROVISIONING_TEMPLATE}"
     obj["metadata"]["annotations"][keys.TEMPLATE_REFERENCE_ANNOTATION] = reference
     return obj
+
+
+def _more(hosts: int) -> list[dict[str, Any]]:
+    """Further /24s, each with its own gateway, when one (235 addresses) is not enough."""
+    extra = max(0, hosts - 1) // 235
+    return [_entry(n, {"prefix": 24, "gateway": f"192.168.{n}.1"}) for n in range(112, 112 + extra)]
+
+
+def _entry(n: int, extra: dict[str, Any]) -> dict[str, Any]:
+    """192.168.n.20-254: the end is explicit, so the broadcast address is never handed out."""
+    bounds = {"start": f"192.168.{n}.20", "end": f"192.168.{n}.254"}
+    return {"subnet": f"192.168.{n}.0/24", **bounds, **extra}
 
 
 def _network_data() -> dict[str, Any]:

@@ -85,6 +85,8 @@ def read_cloudevent(headers: Mapping[str, str], body: bytes) -> BaseCloudEvent:
         return from_http_event(HTTPMessage(headers=dict(headers), body=body))
     except (BaseCloudEventException, ValueError, AttributeError, TypeError) as exc:
         raise InvalidEvent(f"not a CloudEvent: {_short(exc)}") from exc
+    except RecursionError:  # JSON nested deeper than the parser's stack: never acceptable
+        raise InvalidEvent("not a CloudEvent: JSON nested too deeply") from None
 
 
 def parse_apiserver_event(cloudevent: BaseCloudEvent) -> ApiServerEvent:

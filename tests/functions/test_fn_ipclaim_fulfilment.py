@@ -4,7 +4,8 @@ Covers: the Secret is written once every claim of the host has its address (bina
 structured), with the BMO label, our labels, an owner reference and rendered networkData; it
 waits while any claim is unfulfilled; a failed claim gives a Warning Event quoting IPAM's
 message; an existing different Secret is reported, never replaced; duplicates change nothing;
-claims that are not ours cost no API call; delete events and vanished hosts answer 204.
+claims that are not ours cost no API call; the delete event of a claim of ours makes a
+waiting host claim again; vanished hosts answer 204 and write nothing.
 """
 
 from __future__ import annotations
@@ -140,11 +141,28 @@ def test_claims_not_ours_cost_nothing(world: SandboxServer) -> None:
     assert harness.audit_of(world, FN) == []
 
 
+def _delete_claim(sandbox: SandboxServer, pool: str) -> None:
+    group, version, plural = scenario.RESOURCES["IPClaim"]
+    with sandbox.api_client() as api:
+        k8s.CustomObjectsApi(api).delete_namespaced_custom_object(
+            group, version, objects.NS, plural, f"host-0-{pool}"
+        )
+
+
+def test_delete_event_claims_again_for_a_waiting_host(world: SandboxServer) -> None:
+    gone = claim(world, "pool4")
+    _delete_claim(world, "pool4")
+    client = harness.client(world, FN)
+    assert harness.deliver(client, EventType.RESOURCE_DELETE, gone) == (204, "")
+    again = claim(world, "pool4")
+    assert again["metadata"]["uid"] != gone["metadata"]["uid"]
+    created = [r.verb for r in harness.writes(world, FN) if r.resource == "ipclaims"]
+    assert created == ["create", "create"]  # every pool's claim; pool6's exists already
+
+
 def test_delete_event_and_vanished_host(world: SandboxServer) -> None:
     fulfil(world, "pool4", "pool6")
     orphan = claim(world, "pool4")
-    assert post(world, "pool4", type=EventType.RESOURCE_DELETE) == (204, "")
-    assert harness.audit_of(world, FN) == []
     with world.api_client() as api:
         group, version, plural = scenario.RESOURCES["BareMetalHost"]
         k8s.CustomObjectsApi(api).delete_namespaced_custom_object(

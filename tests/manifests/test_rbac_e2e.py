@@ -27,6 +27,7 @@ from kubernetes import client as k8s
 from tests.e2e import harness as e2e
 from tests.e2e import objects, scenario
 
+from . import issue6_steps
 from .rbac import compare, grants_of, used
 from .support import ROOT, Obj, named
 
@@ -141,6 +142,8 @@ def audit() -> Iterator[list[object]]:
                 assert _ping(sandbox) == 204
                 scenario.Ipam(admin).fulfil_all()
             assert _paused(admin) == ["tiny-2"]  # the exhausted pool's second host only
+        assert issue6_steps.lifecycle(sandbox, "by-annotation", "pool4") == 204
+        assert issue6_steps.heal(sandbox, "tiny-2", "tiny")
         yield list(sandbox.audit.records)
 
 

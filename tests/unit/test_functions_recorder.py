@@ -17,6 +17,7 @@ from dhcpless.kube.refs import HostRef
 
 HOST = HostRef("metal3", "host-0", "uid-1")
 PROGRESS = {"TemplateChosen", "ClaimsCreated", "NetworkDataRendered", "HostReleased"}
+PROGRESS |= {"ClaimReleased", "PreAllocationRecorded", "ClaimRetried"}  # IP lifecycle, healing
 
 
 @pytest.mark.parametrize("reason", list(Reason))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,8 +38,18 @@ def act(actions: Sequence[Action], kube: Kube, settings: Settings, host: BareMet
     """Log the decision once (host and what it leads to, never Secret data), then do it."""
     summary = "; ".join(_summary(a) for a in actions) or "nothing to do"
     log.info("host %s/%s: %s", host.namespace, host.name, summary)
+    done = [perform(a, kube, settings) for a in actions if not isinstance(a, RecordEvent)]
+    twin = bool(done) and all(d is False for d in done)  # only AlreadyExists answers False
     for action in actions:
-        perform(action, kube, settings)
+        if isinstance(action, RecordEvent) and not (twin and _progress(action)):
+            perform(action, kube, settings)
+
+
+def _progress(action: RecordEvent) -> bool:
+    """A Normal (progress) Event. When every write found its object already there (a
+    redelivered event, or a concurrent twin invocation), the first one reported the
+    progress: repeating it would only add Events, so only Warnings are recorded again."""
+    return action.reason.severity is recorder.Severity.NORMAL
 
 
 def _summary(action: Action) -> str:
@@ -58,14 +68,13 @@ def _summary(action: Action) -> str:
             return f"pre-allocate {action.address} to {action.claim} in pool {action.pool}"
 
 
-def perform(action: Action, kube: Kube, settings: Settings) -> None:
+def perform(action: Action, kube: Kube, settings: Settings) -> bool:
+    """Do one action; False only when a create found its object there already (done)."""
     match action:
         case CreateIPClaim():
-            with contextlib.suppress(AlreadyExists):
-                kube.create_claim(claim_object(action))
+            return _created(lambda: kube.create_claim(claim_object(action)))
         case WriteSecret():
-            with contextlib.suppress(AlreadyExists):
-                kube.create_secret(secret_object(action))
+            return _created(lambda: kube.create_secret(secret_object(action)))
         case ReleaseHost():
             now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
             kube.patch_host(action.host.namespace, action.host.name, release_patch(action, now))
@@ -79,6 +88,15 @@ def perform(action: Action, kube: Kube, settings: Settings) -> None:
                 recorder.record(
                     kube, action.host, action.reason, action.message, settings.component
                 )
+    return True
+
+
+def _created(create: Callable[[], object]) -> bool:
+    try:
+        create()
+    except AlreadyExists:
+        return False
+    return True
 
 
 def preallocation_patch(action: RecordPreAllocation) -> dict[str, Any]:

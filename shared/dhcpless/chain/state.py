@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dhcpless.chain import decide, lookup, netcheck
+from dhcpless.chain import decide, heal, lookup, netcheck
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.lookup import Found, Problem, TemplateLookup
 from dhcpless.kube.client import Kube
@@ -34,7 +34,8 @@ class FulfilmentState:
     addresses: dict[str, IPAddress] = field(default_factory=dict)
     existing: Secret | None = field(default=None, repr=False)
     ippools: tuple[IPPool, ...] = ()
-    """The template namespace's IPPools, once every claim is fulfilled (pool-overlap rule)."""
+    """The template namespace's IPPools, once every claim is fulfilled (pool-overlap rule) or
+    when a claim failed (only claims of existing pools are retried, `chain.heal`)."""
 
 
 def gather_registration(kube: Kube, host: BareMetalHost) -> RegistrationState:
@@ -80,17 +81,28 @@ def gather_fulfilment(kube: Kube, host: BareMetalHost) -> FulfilmentState | None
     ready = not isinstance(pools, Problem) and all(
         p.name in claims and claims[p.name].status.address is not None for p in pools
     )
-    if not ready:
-        return FulfilmentState(host, template, claims)
+    if not ready:  # failed claims: their pools, so only claims of existing pools are retried
+        failed = heal.failed(claims.values())
+        ippools = tuple(kube.list_pools(template.ref.namespace)) if failed else ()
+        return FulfilmentState(host, template, claims, ippools=ippools)
     existing = lookup.secret_or_none(kube, host.namespace, secret_name(host))
     ippools = netcheck.pools_to_check(kube, host, template) if existing is None else ()
     found = lookup.addresses(kube, claims)
     return FulfilmentState(host, template, claims, found, existing, ippools)
 
 
-def decide_fulfilment(state: FulfilmentState) -> decide.Actions:
+def decide_fulfilment(state: FulfilmentState, retry_failed: bool = False) -> decide.Actions:
+    """`retry_failed`: delete failed claims to have them claimed again (`chain.heal`), instead
+    of reporting them, when their pool exists (a claim of a missing pool cannot do better).
+    resync passes True (a tick retries); a claim's own event must not: with
+    the pool still exhausted, IPAM's next failure would bring that event back at once."""
     if isinstance(state.template, Problem):
         return (decide.event(state.host, state.template.reason, state.template.message),)
+    pools = {p.metadata.name for p in state.ippools}
+    failed = [c for c in heal.failed(state.claims.values()) if c.spec.pool.name in pools]
+    retry = heal.decide_retry(state.host, failed)
+    if retry_failed and retry:
+        return retry
     return decide.decide_render(
         state.host, state.template, state.claims, state.addresses, state.existing, state.ippools
     )

@@ -69,8 +69,11 @@ class ApiServerSource:
         *,
         source: str,
         faults: Faults | None = None,
+        api_for: Callable[[SourceResource], client.ApiClient] | None = None,
     ) -> None:
+        """`api_for`: a client per watched resource (one ServiceAccount per source under RBAC)."""
         self._api, self._resources, self._sink, self._source = api, resources, sink, source
+        self._api_for = api_for
         self._faults = FaultInjector(faults or Faults())
         self._lock = threading.Lock()
         self._reflectors: list[Reflector] = []
@@ -84,7 +87,8 @@ class ApiServerSource:
 
     def start(self) -> None:
         for entry in self._resources:
-            reflector = Reflector(self._api, entry.resource, self._handler(entry.mode))
+            api = self._api_for(entry) if self._api_for else self._api
+            reflector = Reflector(api, entry.resource, self._handler(entry.mode))
             reflector.start()
             self._reflectors.append(reflector)
 

@@ -34,6 +34,8 @@ class FaultInjector:
         self._random = random.Random(faults.seed)
         self._held: CloudEvent | None = None
         self.dropped = 0
+        self.duplicated = 0
+        self.reordered = 0
 
     def forget_held(self) -> None:
         """Lose a held-back (reordered) event, as a crash of the adapter does."""
@@ -48,8 +50,10 @@ class FaultInjector:
         batch = [event]
         if faults.duplicate and roll() < faults.duplicate:
             batch.append(with_attributes(event, id=str(uuid.uuid4())))
+            self.duplicated += 1
         if faults.reorder and self._held is None and roll() < faults.reorder:
             self._held = batch.pop(0)
+            self.reordered += 1
         elif self._held is not None:
             batch.append(self._held)
             self._held = None

@@ -93,6 +93,19 @@ class FunctionService:
         self._idle = 0.0
         self.reap(float("inf"))
 
+    def wrap_app(self, wrap: Callable[[Callable[[], WSGIApp]], Callable[[], WSGIApp]]) -> None:
+        """Put middleware around every app this service builds from now on (fault injection,
+        test taps); takes effect at the next cold start."""
+        self._factory = wrap(self._factory)
+
+    def kill(self) -> None:
+        """Stop the server at once, requests in flight included, as a crashed pod; the next
+        request cold-starts a fresh one (fault injection)."""
+        with self._lock:
+            server, self._server = self._server, None
+        if server is not None:
+            threading.Thread(target=halt, args=(server,), daemon=True, name="kill").start()
+
     def _cold_start(self) -> BaseWSGIServer:
         server = serve(self._factory(), self.name)
         self._server, self.cold_starts = server, self.cold_starts + 1

@@ -1,7 +1,7 @@
 """The embedded world's eventing wiring, mirroring `eventing/` in the repository.
 
 Exists apart from `World` so the wiring is data that tests can compare with the manifests: the
-Broker's name, the three ApiServerSources (BareMetalHosts in Resource mode; our IPClaims in
+Broker's name, the ApiServerSources (BareMetalHosts and IPPools in Resource mode; our IPClaims in
 Resource mode and our Secrets in Reference mode, both selected by our managed-by label), one
 Trigger filter per function with the shared delivery spec, the PingSource's event, and how a
 function's app is built on each cold start.
@@ -36,9 +36,17 @@ def _changes(kind: str, prefix: str) -> list[dict[str, Any]]:
     return [{"any": types}, {"exact": {"kind": kind}}]
 
 
+def _claims_and_pools() -> list[dict[str, Any]]:
+    """Our IPClaims (deleted ones too: claim again) and IPPools (retry failed claims)."""
+    ops = ("add", "update", "delete")
+    types = [{"exact": {"type": f"dev.knative.apiserver.resource.{op}"}} for op in ops]
+    kinds = [{"exact": {"kind": kind}} for kind in ("IPClaim", "IPPool")]
+    return [{"any": types}, {"any": kinds}]
+
+
 TRIGGER_FILTERS: dict[FunctionName, list[dict[str, Any]]] = {
     FunctionName.HOST_REGISTRATION: _changes("BareMetalHost", "dev.knative.apiserver.resource"),
-    FunctionName.IPCLAIM_FULFILMENT: _changes("IPClaim", "dev.knative.apiserver.resource"),
+    FunctionName.IPCLAIM_FULFILMENT: _claims_and_pools(),
     FunctionName.SECRET_READINESS: _changes("Secret", "dev.knative.apiserver.ref"),
     FunctionName.RESYNC: [
         {"exact": {"type": PING_TYPE}},
@@ -50,6 +58,7 @@ TRIGGER_FILTERS: dict[FunctionName, list[dict[str, Any]]] = {
 SOURCES = [
     SourceResource(Watched("metal3.io/v1alpha1", "BareMetalHost", "baremetalhosts"), Mode.RESOURCE),
     SourceResource(Watched("ipam.metal3.io/v1alpha1", "IPClaim", "ipclaims", OURS), Mode.RESOURCE),
+    SourceResource(Watched("ipam.metal3.io/v1alpha1", "IPPool", "ippools"), Mode.RESOURCE),
     SourceResource(Watched("v1", "Secret", "secrets", OURS), Mode.REFERENCE),
 ]
 

@@ -8,9 +8,10 @@ the official client, exactly as they would in a pod. The wiring names are re-exp
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -18,13 +19,15 @@ from kubernetes import client
 
 from dhcpless.crds import crd_files
 from dhcpless.keys import FunctionName
+from dhcpless.sandbox import rbac
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.bmo import BMOController, GleanMode
 from dhcpless.sandbox.broker import Broker, Delivery, Trigger, trigger_filter
 from dhcpless.sandbox.dead_letters import DeadLetters
-from dhcpless.sandbox.eventsource import ApiServerSource, Faults
+from dhcpless.sandbox.eventsource import ApiServerSource, Faults, SourceResource
 from dhcpless.sandbox.ipam import IPAMController
 from dhcpless.sandbox.periodic import Periodic
+from dhcpless.sandbox.rbac import Authorizer
 from dhcpless.sandbox.runner import FunctionService, Reaper
 from dhcpless.sandbox.wiring import (
     BROKER,
@@ -60,6 +63,12 @@ class WorldSettings:
     """Extra CRD files to load after the built-in ones (tests load the upstream CRDs)."""
     namespace: str = "demo"
     """The namespace resync lists hosts in (a deployment's: its own; the demo's: `demo`)."""
+    rbac_files: tuple[Path, ...] = ()
+    """RBAC manifests (deploy/base, eventing) to enforce: each function and each source then
+    calls the API as its own ServiceAccount in `namespace` (see `dhcpless.sandbox.rbac`)."""
+    identities: bool = False
+    """Each function and source calls as its own ServiceAccount even without RBAC (so fault
+    injection and the audit can tell them from the stand-ins)."""
 
 
 @dataclass(frozen=True)
@@ -85,9 +94,9 @@ class World:
         self._clients: list[client.ApiClient] = []
         self._lock = threading.Lock()
 
-    def api_client(self) -> client.ApiClient:
-        """A new client for one component; all are closed by `stop()`."""
-        made: client.ApiClient = self.sandbox.api_client()
+    def api_client(self, token: str | None = None) -> client.ApiClient:
+        """A new client for one component (as `token`'s identity); all closed by `stop()`."""
+        made: client.ApiClient = self.sandbox.api_client(token)
         with self._lock:
             self._clients.append(made)
         return made
@@ -99,6 +108,7 @@ class World:
             self.sandbox.apply_crd_text(crd.read_text())
         for path in self.settings.crd_files:
             self.sandbox.apply_crd_file(path)
+        self._enforce_rbac()
         self.ipam = IPAMController(self.api_client(), delay=self.settings.ipam_delay)
         self.bmo = BMOController(
             self.api_client(),
@@ -147,7 +157,8 @@ class World:
         dead = FunctionService("dead-letter", self.dead_letters.app, idle)
         self.services["dead-letter"] = dead
         for name, filters in TRIGGER_FILTERS.items():
-            factory = function_factory(name, self.api_client, self.settings.namespace)
+            api = functools.partial(self.api_client, self._token(name.value))
+            factory = function_factory(name, api, self.settings.namespace)
             service = FunctionService(name.value, factory, idle)
             self.services[name.value] = service
             delivery = Delivery.from_spec(DELIVERY, dead_letter=dead)
@@ -158,8 +169,37 @@ class World:
     def _new_source(self) -> ApiServerSource:
         return ApiServerSource(
             self.api_client(),
-            SOURCES,
+            self._sources(),
             self.broker.publish,
             source=self.sandbox.url,
             faults=self.settings.faults,
+            api_for=lambda entry: self.api_client(self._token(f"dhcpless-{entry.resource.plural}")),
         )
+
+    def _sources(self) -> list[SourceResource]:
+        """Under RBAC, each source watches its own namespace only, as an ApiServerSource without
+        a namespaceSelector does (its Role grants no more); otherwise every namespace."""
+        if not self.settings.rbac_files:
+            return SOURCES
+        ns = self.settings.namespace
+        return [replace(s, resource=replace(s.resource, namespace=ns)) for s in SOURCES]
+
+    def _enforce_rbac(self) -> None:
+        """Install the manifests' RBAC as the authorize hook; one token per ServiceAccount."""
+        self.authorizer: Authorizer | None = None
+        if not self.settings.rbac_files:
+            names = [*FunctionName, *(f"dhcpless-{s.resource.plural}" for s in SOURCES)]
+            for name in names if self.settings.identities else ():
+                identity = rbac.service_account(self.settings.namespace, name)
+                self.sandbox.add_token(f"{name}-sa-token", identity)
+            return
+        manifests = rbac.load(self.settings.rbac_files, self.settings.namespace)
+        self.authorizer = Authorizer(manifests)
+        self.sandbox.authorize = self.authorizer
+        for identity in rbac.service_accounts(manifests):
+            self.sandbox.add_token(identity.rsplit(":", 1)[1] + "-sa-token", identity)
+
+    def _token(self, service_account: str) -> str | None:
+        """The bearer token of a ServiceAccount when RBAC is enforced (else: admin)."""
+        named = self.settings.rbac_files or self.settings.identities
+        return f"{service_account}-sa-token" if named else None

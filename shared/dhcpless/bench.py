@@ -1,0 +1,142 @@
+"""`dhcpless bench`: one batch of hosts through the whole chain, measured against its floor.
+
+One run, in order: cold starts (`bench_coldstart`); the batch — N paused hosts created back to
+back, timed to each unpause (`bench_watch`), the functions' requests counted by identity
+(`bench_count`); lifecycle — until every host is `available` (claims released); idle — the
+BMO stand-in rewrites every host's status `IDLE_ROUNDS` times, as a fleet at rest does; the
+floor (`bench_floor`). The report and its keys are `bench_report`'s.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from cloudevents.core.base import BaseCloudEvent
+
+from dhcpless import bench_coldstart, bench_inventory, bench_report
+from dhcpless.bench_count import window
+from dhcpless.bench_floor import run_floor
+from dhcpless.bench_watch import UnpauseWatch
+from dhcpless.bench_world import ProcessWorld
+from dhcpless.demo_inventory import create
+from dhcpless.keys import FunctionName
+from dhcpless.sandbox.bmo import GleanMode
+from dhcpless.sandbox.custom_objects import CustomObjects
+from dhcpless.sandbox.world import WorldSettings
+
+IDLE_ROUNDS = 4
+RESYNC_SECONDS = 300.0
+"""As eventing/resync-schedule.yaml (every five minutes): a batch normally sees no tick."""
+
+
+def run_bench(hosts: int, pools: int, json_output: bool, plot: Path | None) -> int:
+    """Run and print the report (JSON or a table); 0 when every host was unpaused."""
+    if hosts < 1 or pools < 1:
+        print("dhcpless bench: --hosts and --pools must be at least 1", file=sys.stderr)
+        return 2
+    result = measure(hosts, pools, repeats=3 if hosts >= 200 else 1)
+    if plot is not None:
+        bench_report.write_plot(result, plot)
+    print(json.dumps(result, sort_keys=True) if json_output else bench_report.table(result))
+    return 0 if result["unpaused"] == hosts else 1
+
+
+def measure(hosts: int, pools: int, repeats: int = 1) -> dict[str, object]:
+    """The whole run; the report as a plain dict (see `bench_report.KEYS`)."""
+    with tempfile.TemporaryDirectory(prefix="dhcpless-bench-") as tmp:
+        settings = WorldSettings(
+            idle_seconds=5.0, resync_seconds=RESYNC_SECONDS, glean_mode=GleanMode.IN_PROCESS,
+            bmo_workers=2, namespace=bench_inventory.NAMESPACE,
+        )  # fmt: skip
+        world = ProcessWorld(settings, Path(tmp))
+        world.start()
+        try:
+            return _phases(world, hosts, pools, repeats)
+        finally:
+            world.stop()
+
+
+def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[str, object]:
+    ns = bench_inventory.NAMESPACE
+    specs = {f.value: world.spec(f.value) for f in FunctionName}
+    cold, memory = bench_coldstart.measure(specs, lambda n: _probe(n, world), repeats)
+    admin = world.api_client()
+    create(admin, bench_inventory.setup(pools))
+    watch = UnpauseWatch(world.sandbox, ns)
+    watch.start()
+    start, calls0 = world.sandbox.audit.total, _calls(world)
+    registered, began = {}, time.monotonic()
+    for obj in bench_inventory.hosts(hosts):
+        create(admin, [obj])
+        registered[obj["metadata"]["name"]] = time.monotonic()
+    watch.wait_for(hosts, timeout=60.0 + hosts * 0.5)
+    seconds = max(watch.unpaused.values(), default=time.monotonic()) - began
+    batch_end, calls1 = world.sandbox.audit.total, _calls(world)
+    _settle(world, hosts)
+    rss = {
+        f.value: max(s.sample(), s.peak_pss_mb, memory[f.value]) for f, s in world.processes.items()
+    }
+    life_end, calls2 = world.sandbox.audit.total, _calls(world)
+    _idle(world, admin, list(registered))
+    idle_end, calls3 = world.sandbox.audit.total, _calls(world)
+    watch.stop()
+    records = world.sandbox.audit.records
+    for part in (world.source, world.bmo, world.ipam):
+        part.stop()
+    floor = run_floor(admin, ns, list(registered), pools)
+    return bench_report.build(
+        hosts=hosts, pools=pools, seconds=seconds, floor_seconds=floor,
+        to_unpause=[watch.unpaused.get(n, float("nan")) - t for n, t in registered.items()],
+        batch=window(records[start:batch_end], calls1 - calls0),
+        lifecycle=window(records[batch_end:life_end], calls2 - calls1),
+        idle=window(records[life_end:idle_end], calls3 - calls2),
+        cold=cold, rss=rss, cold_starts_in_batch=_cold_starts(world),
+    )  # fmt: skip
+
+
+def _probe(name: str, world: ProcessWorld) -> BaseCloudEvent:
+    function = (
+        FunctionName.HOST_REGISTRATION if name == bench_coldstart.BARE else FunctionName(name)
+    )
+    return bench_coldstart.probe(function, bench_inventory.NAMESPACE, world.sandbox.url)
+
+
+def _calls(world: ProcessWorld) -> int:
+    return sum(s.invocations for s in world.processes.values())
+
+
+def _cold_starts(world: ProcessWorld) -> dict[str, list[float]]:
+    return {
+        f.value: [round(t, 3) for t in s.cold_start_seconds] for f, s in world.processes.items()
+    }
+
+
+def _settle(world: ProcessWorld, hosts: int, timeout: float = 600.0) -> None:
+    """Until every host is `available` and no delivery is in flight (or `timeout`)."""
+    deadline = time.monotonic() + timeout
+    view = CustomObjects(world.api_client(), "metal3.io", "v1alpha1")
+    while time.monotonic() < deadline:
+        items = view.list_items("baremetalhosts", bench_inventory.NAMESPACE)
+        states = [((i.get("status") or {}).get("provisioning") or {}).get("state") for i in items]
+        if states.count("available") >= hosts and world.broker.wait_idle(timeout=1.0):
+            time.sleep(0.5)
+            if world.broker.wait_idle(timeout=1.0):
+                return
+        time.sleep(0.5)
+
+
+def _idle(world: ProcessWorld, admin: object, names: list[str]) -> None:
+    """The fleet at rest: every host's status rewritten `IDLE_ROUNDS` times, as BMO does."""
+    view = CustomObjects(admin, "metal3.io", "v1alpha1")  # type: ignore[arg-type]
+    for round_ in range(IDLE_ROUNDS):
+        for name in names:
+            status = {"poweredOn": round_ % 2 == 1, "errorCount": 0}
+            view.patch_status("baremetalhosts", bench_inventory.NAMESPACE, name, status)
+    time.sleep(1.0)
+    world.broker.wait_idle(timeout=120.0)
+    time.sleep(1.0)
+    world.broker.wait_idle(timeout=120.0)

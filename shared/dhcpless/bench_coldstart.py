@@ -1,0 +1,84 @@
+"""Cold start of each function against the bare Flask + cloudevents app, measured alike.
+
+Each process is started by `sandbox.processes` on a socket bound beforehand and sent one
+event at once; the time from `Popen` to the answer is its cold start. Every function gets an
+event that takes its real path up to one API read (the kind it serves, about an object that
+does not exist, so nothing is written); the bare app gets the same event. The median of
+`repeats` starts is reported, so one slow start on a busy machine does not decide the ratio.
+"""
+
+from __future__ import annotations
+
+import statistics
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import urllib3
+from cloudevents.core.base import BaseCloudEvent
+from cloudevents.core.bindings.http import to_binary_event
+
+from dhcpless import keys
+from dhcpless.bench_bare import APP as BARE_APP
+from dhcpless.keys import FunctionName
+from dhcpless.sandbox.processes import ProcessFunctionService, ProcessSpec
+from dhcpless.sandbox.reflector import WatchEvent
+from dhcpless.sandbox.source_events import Mode, make_event
+from dhcpless.sandbox.wiring import ping_event
+
+ABSENT = "bench-absent"
+BARE = "bare"
+
+
+def probe(function: FunctionName, namespace: str, source: str) -> BaseCloudEvent:
+    """An event `function` handles up to one read (of an object that is not there)."""
+    meta: dict[str, Any] = {"name": ABSENT, "namespace": namespace, "uid": str(uuid.uuid4())}
+    if function is FunctionName.HOST_REGISTRATION:
+        paused = {keys.PAUSED_ANNOTATION: keys.PREPROVISIONING_PAUSE}
+        host = {"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost"}
+        obj = {**host, "metadata": {**meta, "annotations": paused}, "spec": {"online": True}}
+        return make_event(obj, WatchEvent.ADDED, Mode.RESOURCE, source)
+    if function is FunctionName.IPCLAIM_FULFILMENT:
+        labels = {keys.HOST_LABEL: ABSENT, keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE}
+        spec = {"pool": {"name": "absent"}}
+        claim = {"apiVersion": f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}", "kind": "IPClaim"}
+        obj = {**claim, "metadata": {**meta, "labels": labels}, "spec": spec}
+        return make_event(obj, WatchEvent.ADDED, Mode.RESOURCE, source)
+    if function is FunctionName.SECRET_READINESS:
+        obj = {"apiVersion": "v1", "kind": "Secret", "metadata": meta}
+        return make_event(obj, WatchEvent.ADDED, Mode.REFERENCE, source)
+    return ping_event()
+
+
+def cold_start(
+    spec: ProcessSpec, event: BaseCloudEvent, http: urllib3.PoolManager
+) -> tuple[float, float]:
+    """Start one process, send it `event`, stop it: seconds from start to its answer, and
+    its memory (MiB) once it answered."""
+    service = ProcessFunctionService(spec.app, spec, idle_seconds=0.0)
+    message = to_binary_event(event)
+    try:
+        with service.request() as url:
+            answer = http.request("POST", url, body=message.body, headers=dict(message.headers))
+        if answer.status >= 300:
+            raise RuntimeError(f"{spec.app} answered {answer.status} to its probe event")
+    finally:
+        service.stop()
+    return service.cold_start_seconds[0], service.peak_pss_mb
+
+
+def measure(
+    specs: dict[str, ProcessSpec],
+    event_for: Callable[[str], BaseCloudEvent],
+    repeats: int,
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Median cold start per name (the bare app under `BARE`), interleaved over `repeats`;
+    and the peak memory of each."""
+    http = urllib3.PoolManager(retries=False, timeout=60.0)
+    every = {BARE: ProcessSpec(BARE_APP), **specs}
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in every}
+    for _ in range(repeats):
+        for name, spec in every.items():
+            runs[name].append(cold_start(spec, event_for(name), http))
+    medians = {n: round(statistics.median(t for t, _ in r), 3) for n, r in runs.items()}
+    return medians, {n: max(m for _, m in r) for n, r in runs.items()}

@@ -1,0 +1,80 @@
+"""The bench's inventory: the demo's, with `pools` IPPools big enough for thousands of hosts.
+
+Exists apart from `demo_inventory` because the bench varies the pool count (each pool is one
+IPClaim per host, the floor's `K`) and needs /16 pools; the hosts themselves are the demo's.
+Pool `k` is 10.k.0.0/16; only the first network carries the default route and DNS.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dhcpless import keys
+from dhcpless.demo_inventory import ROLE, host
+
+NAMESPACE, TEMPLATE = "bench", "bench"
+_CAPM3 = f"{keys.CAPM3_GROUP}/{keys.CAPM3_VERSION}"
+_IPAM = f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}"
+
+
+def pool_name(index: int) -> str:
+    return f"pool-{index}"
+
+
+def setup(pools: int, namespace: str = NAMESPACE) -> list[dict[str, Any]]:
+    """Namespace, pools, data template and machine template (no hosts)."""
+    meta = {"namespace": namespace}
+    selector = {"matchLabels": {"role": ROLE}}
+    machine = {
+        "dataTemplate": {"name": TEMPLATE},
+        "hostSelector": selector,
+        "image": {"url": "http://images.example/os.qcow2", "checksum": "sha256:0"},
+    }
+    return [
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}},
+        *(_obj(_IPAM, "IPPool", pool_name(k), meta, _pool(k)) for k in range(pools)),
+        _obj(_CAPM3, "Metal3DataTemplate", TEMPLATE, meta, {"networkData": _network(pools)}),
+        _obj(_CAPM3, "Metal3MachineTemplate", ROLE, meta, {"template": {"spec": machine}}),
+    ]
+
+
+def hosts(count: int, namespace: str = NAMESPACE) -> list[dict[str, Any]]:
+    """`count` paused hosts (the demo's, with distinct boot MACs)."""
+    return [host(index, namespace) for index in range(count)]
+
+
+def _pool(k: int) -> dict[str, Any]:
+    return {
+        "namePrefix": pool_name(k),
+        "pools": [{"subnet": f"10.{k}.0.0/16", "start": f"10.{k}.0.10"}],
+        "prefix": 16,
+        "gateway": f"10.{k}.0.1",
+        "dnsServers": [f"10.{k}.0.1"],
+    }
+
+
+def _network(pools: int) -> dict[str, Any]:
+    """One NIC; one IPv4 network per pool on it; default route and DNS from pool 0."""
+    nic = {"type": "phy", "id": "eno1", "macAddress": {"fromHostInterface": "eno1"}}
+    route = {"network": "0.0.0.0", "prefix": 0, "gateway": {"fromIPPool": pool_name(0)}}
+    networks: list[dict[str, Any]] = [
+        {"id": f"net-{k}", "link": "eno1", "ipAddressFromIPPool": pool_name(k)}
+        for k in range(pools)
+    ]
+    networks[0]["routes"] = [route]
+    return {
+        "links": {"ethernets": [nic]},
+        "networks": {"ipv4": networks},
+        "services": {"dnsFromIPPool": pool_name(0)},
+    }
+
+
+def _obj(
+    api_version: str, kind: str, name: str, meta: dict[str, Any], spec: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "apiVersion": api_version,
+        "kind": kind,
+        "metadata": {"name": name, **meta},
+        "spec": spec,
+    }

@@ -1,0 +1,85 @@
+"""The bench's report: one flat JSON object (the keys scripts and the CI test rely on), a
+table for people, and the plot. Exists apart from the runner because the output is a contract.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from pathlib import Path
+from typing import Any
+
+from dhcpless.bench_coldstart import BARE
+from dhcpless.bench_count import Window
+from dhcpless.bench_plot import plot
+
+KEYS = (
+    "hosts", "pools", "unpaused", "seconds", "hosts_per_second", "p50_seconds", "p95_seconds",
+    "floor_seconds", "ratio_to_floor", "writes_per_host", "min_writes_per_host",
+    "events_per_host", "reads_per_host", "invocations_per_host", "lifecycle_writes_per_host",
+    "lifecycle", "cold_start_seconds", "bare_cold_start_seconds", "cold_start_ratio", "rss_mb",
+    "idle", "batch_requests", "idle_requests", "cold_starts_in_batch", "to_unpause_seconds",
+)  # fmt: skip
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def build(
+    *, hosts: int, pools: int, seconds: float, floor_seconds: float, to_unpause: list[float],
+    batch: Window, lifecycle: Window, idle: Window, cold: dict[str, float],
+    rss: dict[str, float], cold_starts_in_batch: dict[str, list[float]],
+) -> dict[str, Any]:  # fmt: skip
+    done = [t for t in to_unpause if not math.isnan(t)]
+    per, bare = batch.per(hosts), cold[BARE]
+    functions = {name: s for name, s in cold.items() if name != BARE}
+    return {
+        "hosts": hosts,
+        "pools": pools,
+        "unpaused": len(done),
+        "seconds": round(seconds, 3),
+        "hosts_per_second": round(hosts / seconds, 1) if seconds > 0 else 0.0,
+        "p50_seconds": round(_quantile(done, 0.5), 3) if done else None,
+        "p95_seconds": round(_quantile(done, 0.95), 3) if done else None,
+        "floor_seconds": round(floor_seconds, 3),
+        "ratio_to_floor": round(seconds / floor_seconds, 2) if floor_seconds > 0 else None,
+        "writes_per_host": per["writes"],
+        "min_writes_per_host": pools + 2,
+        "events_per_host": per["events"],
+        "reads_per_host": per["reads"],
+        "invocations_per_host": per["invocations"],
+        "lifecycle_writes_per_host": lifecycle.per(hosts)["writes"],
+        "lifecycle": lifecycle.per(hosts),
+        "cold_start_seconds": functions,
+        "bare_cold_start_seconds": bare,
+        "cold_start_ratio": {n: round(s / bare, 2) for n, s in functions.items()},
+        "rss_mb": rss,
+        "idle": {
+            "invocations": idle.invocations,
+            "reads": idle.reads,
+            "writes": idle.writes + idle.events,
+            "reads_per_invocation": round(idle.reads / max(idle.invocations, 1), 3),
+        },
+        "batch_requests": dict(sorted(batch.by_verb.items())),
+        "idle_requests": dict(sorted(idle.by_verb.items())),
+        "cold_starts_in_batch": cold_starts_in_batch,
+        "to_unpause_seconds": [round(t, 3) for t in to_unpause],
+    }
+
+
+def table(result: dict[str, Any]) -> str:
+    """The report for people: one `key  value` line per scalar, nested ones inline."""
+    lines = []
+    for key in KEYS:
+        value = result[key]
+        if key == "to_unpause_seconds":
+            value = f"{len(value)} values, median {statistics.median(value):.3f}s"
+        lines.append(f"{key:<28} {value}")
+    return "\n".join(lines)
+
+
+def write_plot(result: dict[str, Any], path: Path) -> Path:
+    seconds = [t for t in result["to_unpause_seconds"] if not math.isnan(t)]
+    return plot(seconds, result["p50_seconds"] or 0.0, result["p95_seconds"] or 0.0, path)

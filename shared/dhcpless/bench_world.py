@@ -1,0 +1,58 @@
+"""The bench's world: the embedded `World`, with each function a real gunicorn process.
+
+Exists apart from `World` because only the bench needs what processes give (cold start from
+process start, memory per function) and what tokens give (the audit names each function, so
+its reads and writes are counted apart from IPAM's and BMO's). Everything else — sources,
+Broker, Triggers, delivery, stand-ins — is the same wiring the demo and tests use.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dhcpless.keys import NAMESPACE_ENV, FunctionName
+from dhcpless.sandbox.broker import Delivery, Trigger, trigger_filter
+from dhcpless.sandbox.processes import ProcessFunctionService, ProcessSpec
+from dhcpless.sandbox.runner import FunctionService, Reaper
+from dhcpless.sandbox.world import DELIVERY, TRIGGER_FILTERS, World, WorldSettings
+
+
+def token(function: str) -> str:
+    return f"bench-{function}-token"
+
+
+def app_of(function: str) -> str:
+    """The gunicorn app-factory string, as deploy/gunicorn_conf.py builds it."""
+    return f"functions.{function.replace('-', '_')}.app:create_app()"
+
+
+class ProcessWorld(World):
+    """`World` whose functions run as processes under their own identities."""
+
+    def __init__(self, settings: WorldSettings, workdir: Path) -> None:
+        super().__init__(settings)
+        self.workdir = workdir
+        self.processes: dict[FunctionName, ProcessFunctionService] = {}
+
+    def spec(self, function: str) -> ProcessSpec:
+        """How to start `function` against this sandbox, as itself (kubeconfig with its token)."""
+        self.sandbox.add_token(token(function), function)
+        kubeconfig = self.sandbox.write_kubeconfig(
+            self.workdir / f"{function}.kubeconfig", token(function)
+        )
+        env = {"KUBECONFIG": str(kubeconfig), NAMESPACE_ENV: self.settings.namespace}
+        return ProcessSpec(app_of(function), env, self.workdir / f"{function}.log")
+
+    def _wire_functions(self) -> None:
+        idle = self.settings.idle_seconds
+        dead = FunctionService("dead-letter", self.dead_letters.app, idle)
+        self.services["dead-letter"] = dead
+        for name, filters in TRIGGER_FILTERS.items():
+            service = ProcessFunctionService(name.value, self.spec(name.value), idle)
+            self.processes[name] = service
+            self.services[name.value] = service  # type: ignore[assignment]
+            delivery = Delivery.from_spec(DELIVERY, dead_letter=dead)
+            trigger = Trigger(name.value, service, trigger_filter({"filters": filters}), delivery)
+            self.broker.add_trigger(trigger)
+        services = list(self.services.values())
+        self.reaper = Reaper(services, period=max(idle / 4, 0.05))

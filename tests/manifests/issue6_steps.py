@@ -1,0 +1,86 @@
+"""Extra steps for the least-privilege run (test_rbac_e2e): the paths of issue 6 that the
+chain scenario does not reach by itself, each driven as the function's own identity.
+
+* IP lifecycle: a released host becomes `available` while its pool is a common pool
+  (`clusterName`), with the pre-allocation opt-in on: host-registration lists our claims,
+  reads the pool and the address, records the pre-allocation and deletes the claim.
+* Self-healing: an IPPool event makes ipclaim-fulfilment delete our failed claim of that pool;
+  the claim's delete event makes it claim again for the waiting host.
+"""
+
+from __future__ import annotations
+
+from dhcpless import keys
+from dhcpless.chain.lifecycle import LifecycleSettings
+from dhcpless.keys import EventType, ProvisioningState
+from dhcpless.kube import Kube
+from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless.sandbox.bmh_status import host_status
+from dhcpless.sandbox.custom_objects import CustomObjects
+from kubernetes import client as k8s
+
+from functions.host_registration.app import create_app as registration_app
+from functions.ipclaim_fulfilment.app import create_app as fulfilment_app
+from tests.e2e import harness as e2e
+from tests.e2e import objects
+from tests.e2e.scenario import Ipam
+
+
+def lifecycle(sandbox: SandboxServer, host: str, pool: str) -> int:
+    """Make `pool` a common pool and `host` available; post the host's update event."""
+    with sandbox.api_client() as admin:
+        patch = {"spec": {"clusterName": "cluster-1"}}  # as `kubectl patch --type merge`
+        k8s.CustomObjectsApi(admin).patch_namespaced_custom_object(
+            keys.IPAM_GROUP, keys.IPAM_VERSION, objects.NS, "ippools", pool, patch
+        )
+        hosts = CustomObjects(admin, keys.BMO_GROUP, keys.BMO_VERSION)
+        status = host_status(ProvisioningState.AVAILABLE)
+        hosts.patch_status("baremetalhosts", objects.NS, host, status)
+        stored = hosts.get("baremetalhosts", objects.NS, host) or {}
+    token = e2e.IDENTITIES["host-registration"]
+    with sandbox.api_client(token=token) as api:
+        ips = LifecycleSettings(record_preallocation=True)
+        app = registration_app(Kube(api), ips=ips).test_client()
+        code, _ = e2e.deliver(app, EventType.RESOURCE_UPDATE, stored)
+    with sandbox.api_client() as admin:
+        ipam = CustomObjects(admin, keys.IPAM_GROUP, keys.IPAM_VERSION)
+        claim = ipam.get("ipclaims", objects.NS, f"{host}-{pool}") or {"metadata": {}}
+        recorded = (ipam.get("ippools", objects.NS, pool) or {})["spec"].get("preAllocations")
+    assert claim["metadata"].get("deletionTimestamp") or not claim["metadata"], claim
+    assert f"{host}-{pool}" in (recorded or {})
+    return code
+
+
+def heal(sandbox: SandboxServer, host: str, pool: str) -> str:
+    """Fail `host`'s claim of `pool`, post the pool's event, then the claim's delete event.
+    Returns the UID of the claim made again (never the failed one's)."""
+    name = f"{host}-{pool}"
+    with sandbox.api_client() as admin:
+        ipam = CustomObjects(admin, keys.IPAM_GROUP, keys.IPAM_VERSION)
+        if ipam.get("ipclaims", objects.NS, name) is None:
+            _post_host(sandbox, host)
+        Ipam(admin).fulfil_all()
+        failed = ipam.get("ipclaims", objects.NS, name) or {}
+        assert failed["status"]["errorMessage"]
+        pool_obj = ipam.get("ippools", objects.NS, pool) or {}
+    with sandbox.api_client(token=e2e.IDENTITIES["ipclaim-fulfilment"]) as api:
+        app = fulfilment_app(Kube(api)).test_client()
+        assert e2e.deliver(app, EventType.RESOURCE_UPDATE, pool_obj) == (204, "")
+        assert e2e.deliver(app, EventType.RESOURCE_DELETE, failed) == (204, "")
+    with sandbox.api_client() as admin:
+        again = CustomObjects(admin, keys.IPAM_GROUP, keys.IPAM_VERSION).get(
+            "ipclaims", objects.NS, name
+        )
+    assert again is not None
+    assert again["metadata"]["uid"] != failed["metadata"]["uid"]
+    return str(again["metadata"]["uid"])
+
+
+def _post_host(sandbox: SandboxServer, host: str) -> None:
+    with sandbox.api_client(token=e2e.IDENTITIES["host-registration"]) as api:
+        app = registration_app(Kube(api), ips=LifecycleSettings()).test_client()
+        with sandbox.api_client() as admin:
+            stored = CustomObjects(admin, keys.BMO_GROUP, keys.BMO_VERSION).get(
+                "baremetalhosts", objects.NS, host
+            )
+        assert e2e.deliver(app, EventType.RESOURCE_UPDATE, stored or {}) == (204, "")

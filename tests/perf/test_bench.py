@@ -1,0 +1,90 @@
+"""`run_bench` at a small size: every report key is there and the per-host counts hold.
+
+Counts, not times: the ratios the issue asks for at 1,000 hosts (README "Performance") are
+checked here on 30 hosts, where they are the same per host. Times are only checked to exist.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dhcpless.bench import measure, run_bench
+from dhcpless.bench_report import KEYS
+
+pytestmark = pytest.mark.e2e
+
+HOSTS, POOLS = 30, 2
+
+
+@pytest.fixture(scope="module")
+def report() -> dict[str, Any]:
+    return measure(HOSTS, POOLS)
+
+
+def test_every_key_is_reported(report: dict[str, Any]) -> None:
+    assert sorted(report) == sorted(KEYS)
+
+
+@pytest.mark.parametrize(
+    ("key", "bound"),
+    [
+        pytest.param("events_per_host", 4, id="events"),
+        pytest.param(
+            "reads_per_host",
+            2 * POOLS + 6,
+            id="reads",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="known gap (README Performance): ipclaim-fulfilment re-resolves the "
+                "template and re-reads claims, Secret and pools per fulfilled claim",
+            ),
+        ),
+        pytest.param("invocations_per_host", 2 * POOLS + 6, id="invocations"),
+    ],
+)
+def test_per_host_counts_are_bounded(report: dict[str, Any], key: str, bound: float) -> None:
+    assert report[key] <= bound, f"{key} = {report[key]} > {bound}"
+
+
+def test_writes_are_the_floor(report: dict[str, Any]) -> None:
+    assert report["unpaused"] == HOSTS
+    assert report["min_writes_per_host"] == POOLS + 2
+    assert report["writes_per_host"] == report["min_writes_per_host"]
+
+
+def test_at_rest_nothing_is_written(report: dict[str, Any]) -> None:
+    assert report["idle"]["invocations"] > 0  # the status updates did reach a function
+    assert report["idle"]["writes"] == 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known gap (README Performance): the IP-lifecycle step of host-registration "
+    "re-reads template, claims and pools on every status update of an available host",
+)
+def test_at_rest_at_most_one_read_per_event(report: dict[str, Any]) -> None:
+    assert report["idle"]["reads"] <= report["idle"]["invocations"]
+
+
+def test_times_and_processes_are_measured(report: dict[str, Any]) -> None:
+    assert report["floor_seconds"] > 0 and report["seconds"] > 0
+    assert report["ratio_to_floor"] == pytest.approx(
+        report["seconds"] / report["floor_seconds"], 0.01
+    )
+    assert report["bare_cold_start_seconds"] > 0
+    assert set(report["cold_start_seconds"]) == set(report["rss_mb"])
+    assert all(math.isfinite(t) for t in report["to_unpause_seconds"])
+
+
+def test_cli_entry_prints_json_and_a_png(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    png = tmp_path / "plot.png"
+    assert run_bench(3, 1, True, png) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["hosts"] == 3 and printed["unpaused"] == 3
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")

@@ -1,0 +1,127 @@
+"""The observer's counters can fail: each violation, done by hand as admin, is counted.
+
+Table-driven: a host paused by someone else is unpaused, a user's Secret name is changed, a host
+is unpaused with no Secret, two live hosts' claims get the same address, and a deleted host's
+claim is left behind. The observer, watching the sandbox, must count exactly that violation.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from dhcpless import keys
+from dhcpless.demo_inventory import NAMESPACE, create, host, inventory
+from dhcpless.sandbox.apiserver import SandboxServer
+from dhcpless.sandbox.custom_objects import CustomObjects
+from dhcpless.sandbox.observer import Observer
+from kubernetes import client
+
+Obj = dict[str, Any]
+PAUSE = "/metadata/annotations/" + keys.PAUSED_ANNOTATION.replace("/", "~1")
+
+
+def _hosts() -> list[Obj]:
+    foreign, named, ours, other = (host(i) for i in range(4))
+    foreign["metadata"]["annotations"][keys.PAUSED_ANNOTATION] = keys.CAPM3_PAUSE
+    named["spec"]["preprovisioningNetworkDataName"] = "users-own"
+    return [foreign, named, ours, other]
+
+
+def _patch(api: client.ApiClient, name: str, ops: list[Obj]) -> None:
+    client.CustomObjectsApi(api).patch_namespaced_custom_object(
+        keys.BMO_GROUP,
+        keys.BMO_VERSION,
+        NAMESPACE,
+        "baremetalhosts",
+        name,
+        ops,
+        _content_type="application/json-patch+json",
+    )
+
+
+def _claim(api: client.ApiClient, owner: str, address: str) -> None:
+    labels = {keys.HOST_LABEL: owner, keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE}
+    ipam = f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}"
+    claim = {
+        "apiVersion": ipam,
+        "kind": "IPClaim",
+        "metadata": {"name": f"{owner}-provisioning", "namespace": NAMESPACE, "labels": labels},
+        "spec": {"pool": {"name": "provisioning"}},
+    }
+    addr = {
+        "apiVersion": ipam,
+        "kind": "IPAddress",
+        "metadata": {"name": f"a-{owner}", "namespace": NAMESPACE},
+        "spec": {
+            "address": address,
+            "prefix": 24,
+            "pool": {"name": "provisioning"},
+            "claim": {"name": f"{owner}-provisioning"},
+        },
+    }
+    create(api, [claim, addr])
+
+
+def _unpause_foreign(api: client.ApiClient) -> None:
+    _patch(api, "host-000", [{"op": "remove", "path": PAUSE}])
+
+
+def _rename(api: client.ApiClient) -> None:
+    _patch(
+        api,
+        "host-001",
+        [{"op": "replace", "path": "/spec/preprovisioningNetworkDataName", "value": "x"}],
+    )
+
+
+def _unpause_without_data(api: client.ApiClient) -> None:
+    _patch(api, "host-002", [{"op": "remove", "path": PAUSE}])
+
+
+def _same_address(api: client.ApiClient) -> None:
+    _claim(api, "host-002", "192.168.111.20")
+    _claim(api, "host-003", "192.168.111.20")
+
+
+def _leave_claim(api: client.ApiClient) -> None:
+    _claim(api, "host-003", "192.168.111.21")
+    CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION).delete(
+        "baremetalhosts", NAMESPACE, "host-003"
+    )
+
+
+@pytest.mark.parametrize(
+    ("violate", "counter"),
+    [
+        pytest.param(_unpause_foreign, "foreign_pauses_removed", id="foreign-pause-removed"),
+        pytest.param(_rename, "overwritten_network_data_names", id="user-name-overwritten"),
+        pytest.param(_unpause_without_data, "unpaused_without_valid_data", id="unpaused-no-data"),
+        pytest.param(_same_address, "double_allocations", id="double-allocation"),
+        pytest.param(_leave_claim, "leaked_objects", id="leaked-claim"),
+    ],
+)
+def test_observer_counts_the_violation(
+    sandbox: SandboxServer,
+    api_client: client.ApiClient,
+    violate: Callable[[client.ApiClient], None],
+    counter: str,
+) -> None:
+    hosts = _hosts()
+    observer = Observer(api_client, NAMESPACE, period=0.05)
+    observer.expect(hosts)
+    create(api_client, inventory(0)[:1])
+    observer.start()
+    create(api_client, hosts)
+    time.sleep(0.2)
+    assert observer.violations() == dict.fromkeys(observer.violations(), 0)
+    violate(api_client)
+    time.sleep(0.3)
+    observer.stop()
+    gone = ["host-003"] if counter == "leaked_objects" else []
+    counts = observer.violations() | {"leaked_objects": observer.leaked(gone)}
+    assert {k: v for k, v in counts.items() if v} == {
+        counter: 1 if counter != "leaked_objects" else 2
+    }
