@@ -76,7 +76,8 @@ def test_examples_reach_available(kubeconfig: Path) -> None:
         if states and all(state == "available" for state in states.values()):
             break
         time.sleep(0.3)
-    assert states == dict.fromkeys(["edge-v6-0", "storage-0", "worker-0", "worker-1"], "available")
+    expected = ["appliance-0", "edge-v6-0", "storage-0", "worker-0", "worker-1"]
+    assert states == dict.fromkeys(expected, "available")
     address = kubectl(
         kubeconfig,
         "get",
