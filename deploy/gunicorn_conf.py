@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import os
 
-from dhcpless.keys import DEAD_LETTER_FUNCTION, FunctionName
+from dhcpless import slim
+
+slim.install()  # before the app imports `kubernetes` (see dhcpless.slim: cold start)
+
+from dhcpless.keys import DEAD_LETTER_FUNCTION, FunctionName  # noqa: E402
 
 WORKERS = 1
 THREADS = 4

@@ -36,8 +36,8 @@ def create_app(
     ips: lifecycle.LifecycleSettings | None = None,
 ) -> Flask:
     """`ips` None: the IP lifecycle opt-ins are read from the environment, once, here."""
-    settings = settings or Settings()
     ips = ips or lifecycle.LifecycleSettings.from_environment()
+    settings = settings or Settings(release_decoupled=ips.release_decoupled)
     log.info("host-registration: %s", ips)
     kube = kube or from_environment()
     handler = functools.partial(handle, kube=kube, settings=settings, ips=ips)
@@ -52,6 +52,9 @@ def handle(
 ) -> None:
     event = edge.event_about(cloudevent, "BareMetalHost")
     seen = edge.hint(event, BareMetalHost)
+    if lifecycle.done(seen):  # without the source's selector: still no read (README)
+        log.info("host %s/%s: done, nothing to do", seen.namespace, seen.name)
+        return
     if event.operation is not Operation.DELETE and lifecycle.pre_provisioning_over(seen):
         release_claims(kube, seen, settings, ips or lifecycle.LifecycleSettings())
         return

@@ -1,4 +1,4 @@
-"""ipclaim-fulfilment (IPClaim and IPPool events, Resource mode).
+"""ipclaim-fulfilment (IPClaim, IPAddressClaim and IPPool events, Resource mode).
 
 Only claims we created (our labels) matter. When every pool's claim of the host has
 `status.address`, read the IPAddresses, render exactly as CAPM3 does, and create the Secret
@@ -8,6 +8,10 @@ A claim with `status.errorMessage` becomes a Warning Event quoting it; the host 
 Self-healing (`chain.heal`): an IPPool added or changed deletes our claims of that pool that
 IPAM failed (IPAM never retries them), with an Event each; the delete event of a claim of ours
 re-drives its host's registration, which claims again from the pool as it is now.
+
+External IPAM (`chain.external`): our CAPI IPAddressClaims of non-Metal3 pools count like
+IPClaims: the host renders once every claim of either kind has its address; a claim the
+provider failed (Ready False) becomes a Warning Event quoting it, and is not retried.
 """
 
 from __future__ import annotations
@@ -17,15 +21,16 @@ import logging
 
 from cloudevents.core.base import BaseCloudEvent
 from dhcpless import events
-from dhcpless.chain import edge, heal, state
+from dhcpless.chain import edge, external, fastpath, heal, state
 from dhcpless.chain.act import act
 from dhcpless.chain.decide import Actions
 from dhcpless.chain.gate import Gate, gate
+from dhcpless.chain.lifecycle import release_decoupled
 from dhcpless.errors import Gone
 from dhcpless.events import Operation
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
-from dhcpless.models import IPClaim, IPPool
+from dhcpless.models import IPAddressClaim, IPClaim, IPPool
 from dhcpless.web import Settings, create_function_app
 from flask import Flask
 
@@ -35,7 +40,8 @@ host_of = heal.host_of
 
 
 def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
-    settings = settings or Settings()
+    """`settings` None: `release_decoupled` is read from the environment, once, here."""
+    settings = settings or Settings(release_decoupled=release_decoupled())
     handler = functools.partial(handle, kube=kube or from_environment(), settings=settings)
     return create_function_app(NAME, handler, settings)
 
@@ -44,6 +50,9 @@ def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
     kind = events.parse_apiserver_event(cloudevent).ref.kind
     if kind == "IPPool":
         on_pool(edge.event_about(cloudevent, "IPPool"), kube, settings)
+        return
+    if kind == "IPAddressClaim":
+        on_capi_claim(edge.event_about(cloudevent, "IPAddressClaim"), kube, settings)
         return
     event = edge.event_about(cloudevent, "IPClaim")
     claim = edge.hint(event, IPClaim)
@@ -57,6 +66,8 @@ def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
     if claim.status.address is None and not claim.status.error_message:
         # IPAM's own steps (the add, its finalizer): nothing to render or report yet, no read
         log.info("IPClaim %s/%s: not fulfilled yet, nothing to do", *_where(claim))
+        return
+    if fastpath.handle(claim, owner, kube, settings):
         return
     host = kube.get_host(*owner)  # Gone -> 204: the host is not there any more
     current = state.gather_fulfilment(kube, host)
@@ -76,6 +87,23 @@ def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> Non
         except Gone:
             continue  # garbage collection takes its claims
         act(heal.decide_retry(host, claims), kube, settings, host)
+
+
+def on_capi_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
+    """Our CAPI claim changed: render once every claim has its address, or report a failure."""
+    claim = edge.hint(event, IPAddressClaim)
+    owner = external.host_of(claim)
+    where = f"IPAddressClaim {claim.metadata.namespace}/{claim.metadata.name}"
+    if owner is not None and event.operation is Operation.DELETE:
+        redrive(kube, owner, settings)  # a host still waiting claims again
+        return
+    if owner is None or (not claim.address_name and not claim.failure):
+        log.info("%s: not ours or not answered yet, nothing to do", where)
+        return
+    host = kube.get_host(*owner)  # Gone -> 204: the host is not there any more
+    current = state.gather_fulfilment(kube, host)
+    if current is not None:
+        act(decide(current), kube, settings, host)
 
 
 def redrive(kube: Kube, owner: tuple[str, str], settings: Settings) -> None:

@@ -21,6 +21,7 @@ from dhcpless.chain import decide as chain_decide
 from dhcpless.chain import hang, lookup, state
 from dhcpless.chain.act import act
 from dhcpless.chain.gate import Gate, gate, secret_name
+from dhcpless.chain.lifecycle import release_decoupled
 from dhcpless.errors import DhcplessError
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
@@ -40,7 +41,7 @@ def create_app(
     resync: ResyncSettings | None = None,
 ) -> Flask:
     """`resync` None: read from the environment once, here (see `settings`)."""
-    settings = settings or Settings()
+    settings = settings or Settings(release_decoupled=release_decoupled())
     resync = resync or ResyncSettings.from_environment()
     log.info("resync: namespace %s, hang after %gs", resync.namespace, resync.hang_seconds)
     handler = functools.partial(

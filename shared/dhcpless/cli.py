@@ -31,6 +31,9 @@ def _sandbox(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from dhcpless import slim
+
+    slim.install()  # the serving entry point: before `dhcpless.serve` imports `kubernetes`
     from dhcpless.serve import serve_function
 
     return serve_function(FunctionName(args.function), port=args.port)

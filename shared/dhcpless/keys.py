@@ -172,3 +172,27 @@ CAPM3_DATA_NAME_LABEL: Final = "infrastructure.cluster.x-k8s.io/data-name"
 CAPM3_POOL_NAME_LABEL: Final = "infrastructure.cluster.x-k8s.io/pool-name"
 CAPI_IPAM_VERSION: Final = "v1beta1"
 """CAPI's IPAddressClaim/IPAddress version the chain reads and writes (CAPI v1.x)."""
+
+
+# --- appended by performance (issue 8) ---------------------------------------------------------
+DONE_LABEL: Final = "dhcpless.metal3.io/done"
+"""On a host whose pre-provisioning, IP lifecycle step included, needs nothing more from us; set
+in the release patch when no claim will be released at `available`. The BareMetalHost source
+selects hosts without it, so a fleet at rest invokes no function (README "Performance")."""
+DONE_VALUE: Final = "true"
+
+RELEASED_AT_AVAILABLE_ANNOTATION: Final = "dhcpless.metal3.io/released-at-available"
+"""On the Secret we write: the pools (comma-separated, empty for none) whose claims the IP
+lifecycle step will release when the host becomes `available`; read when releasing the host."""
+
+CLAIM_TEMPLATE_ANNOTATION: Final = "dhcpless.metal3.io/template"
+"""On the IPClaims we create: the template they were created from (`TemplateRef` as text)."""
+CLAIM_POOLS_ANNOTATION: Final = "dhcpless.metal3.io/pools"
+"""On the IPClaims we create: every pool the host claims from (comma-separated), so
+ipclaim-fulfilment knows from one LIST of addresses whether the last claim is fulfilled."""
+
+WRITER_RELEASES_LABEL: Final = "dhcpless.metal3.io/writer-releases"
+"""On the Secrets our functions write: the invocation that writes one releases its host in
+the same act, so the Secret source leaves these out and secret-readiness serves the others
+(Secrets with our labels written by hand or by an older version)."""
+WRITER_RELEASES_VALUE: Final = "true"

@@ -222,7 +222,11 @@ class Ipam:
         body = {
             "apiVersion": f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}",
             "kind": "IPAddress",
-            "metadata": {"name": name, "namespace": claim["metadata"]["namespace"]},
+            "metadata": {
+                "name": name,
+                "namespace": claim["metadata"]["namespace"],
+                "labels": claim["metadata"].get("labels") or {},  # as IPAM does
+            },
             "spec": {
                 "address": address,
                 "prefix": spec["prefix"],

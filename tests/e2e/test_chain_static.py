@@ -152,9 +152,15 @@ def _settled(result: ChainResult, host: str) -> dict[str, str]:
 
 RESPONSIBLE = {
     "host-registration": {("create", "ipclaims"), ("create", "events")},
-    "ipclaim-fulfilment": {("create", "secrets"), ("create", "events")},
+    "ipclaim-fulfilment": {
+        ("create", "secrets"),
+        ("patch", "baremetalhosts"),
+        ("create", "events"),
+    },
     "secret-readiness": {("patch", "baremetalhosts"), ("create", "events")},
 }
+"""The Secret's writer releases its host; secret-readiness serves Secrets written by others
+(README "Performance"), so here it may write nothing."""
 
 
 def test_each_function_writes_only_its_own_objects() -> None:
@@ -162,7 +168,8 @@ def test_each_function_writes_only_its_own_objects() -> None:
         assert_released(scenario.run_chain(sandbox, world(objects.DUAL), harness.IDENTITIES))
         for function, allowed in RESPONSIBLE.items():
             done = {(r.verb, r.resource) for r in harness.writes(sandbox, function)}
-            assert done == allowed, function
+            assert done == allowed or function == "secret-readiness", function
+            assert done <= allowed, function
 
 
 def test_secret_data_never_reaches_the_logs(caplog: pytest.LogCaptureFixture) -> None:

@@ -6,9 +6,14 @@ chain scenario does not reach by itself, each driven as the function's own ident
   reads the pool and the address, records the pre-allocation and deletes the claim.
 * Self-healing: an IPPool event makes ipclaim-fulfilment delete our failed claim of that pool;
   the claim's delete event makes it claim again for the waiting host.
+* External IPAM: a template network drawing from an InClusterIPPool; host-registration creates
+  the CAPI IPAddressClaim, ipclaim-fulfilment lists it, reads the CAPI IPAddress (and the
+  IPPools, for DNS) and renders; resync does the same for a host no event announced.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from dhcpless import keys
 from dhcpless.chain.lifecycle import LifecycleSettings
@@ -22,7 +27,7 @@ from kubernetes import client as k8s
 from functions.host_registration.app import create_app as registration_app
 from functions.ipclaim_fulfilment.app import create_app as fulfilment_app
 from tests.e2e import harness as e2e
-from tests.e2e import objects
+from tests.e2e import objects, scenario
 from tests.e2e.scenario import Ipam
 
 
@@ -36,6 +41,12 @@ def lifecycle(sandbox: SandboxServer, host: str, pool: str) -> int:
         hosts = CustomObjects(admin, keys.BMO_GROUP, keys.BMO_VERSION)
         status = host_status(ProvisioningState.AVAILABLE)
         hosts.patch_status("baremetalhosts", objects.NS, host, status)
+        # released while its pool was decoupled, so marked done: a pool made common since
+        # is looked at once the label is removed (README "Performance")
+        undone = {"metadata": {"labels": {keys.DONE_LABEL: None}}}
+        k8s.CustomObjectsApi(admin).patch_namespaced_custom_object(
+            keys.BMO_GROUP, keys.BMO_VERSION, objects.NS, "baremetalhosts", host, undone
+        )
         stored = hosts.get("baremetalhosts", objects.NS, host) or {}
     token = e2e.IDENTITIES["host-registration"]
     with sandbox.api_client(token=token) as api:
@@ -84,3 +95,64 @@ def _post_host(sandbox: SandboxServer, host: str) -> None:
                 "baremetalhosts", objects.NS, host
             )
         assert e2e.deliver(app, EventType.RESOURCE_UPDATE, stored or {}) == (204, "")
+
+
+CAPI_GROUP = keys.CAPI_IPAM_GROUP
+
+
+def external_world() -> list[dict[str, object]]:
+    """An InClusterIPPool with two addresses, a template drawing from it, one waiting host."""
+    pool = {
+        "apiVersion": f"{CAPI_GROUP}/v1alpha2",
+        "kind": "InClusterIPPool",
+        "metadata": {"name": "ext", "namespace": objects.NS},
+        "spec": {"addresses": ["10.9.0.10-10.9.0.11"], "prefix": 24, "gateway": "10.9.0.1"},
+    }
+    ref = {"name": "ext", "kind": "InClusterIPPool", "apiGroup": CAPI_GROUP}
+    network = {"id": "ext4", "link": "eth0", "fromPoolRef": ref, "routes": []}
+    data = {"links": {"ethernets": [objects.IPV4["links"]["ethernets"][0]]},
+            "networks": {"ipv4": [network]}}  # fmt: skip
+    template = objects.data_template(data, "tmpl-ext")
+    reference = "metal3datatemplates.infrastructure.cluster.x-k8s.io/tmpl-ext"
+    return [pool, template, objects.host("ext-1", template=reference)]
+
+
+def external(sandbox: SandboxServer) -> str:
+    """External IPAM through the functions: host-registration claims from the CAPI pool, the
+    stand-in serves the claim, ipclaim-fulfilment renders; returns the Secret's name."""
+    from dhcpless.sandbox.capi_ipam import CapiIPAMController, load_crds
+
+    load_crds(sandbox)
+    with sandbox.api_client() as admin:
+        pool, *rest = external_world()
+        k8s.CustomObjectsApi(admin).create_namespaced_custom_object(
+            CAPI_GROUP, "v1alpha2", objects.NS, "inclusterippools", pool
+        )
+        for obj in rest:
+            scenario.create(admin, obj)
+    _post_host(sandbox, "ext-1")
+    with sandbox.api_client() as admin:
+        CapiIPAMController(admin).reconcile((objects.NS, "ext"))
+        claim = CustomObjects(admin, CAPI_GROUP, keys.CAPI_IPAM_VERSION).get(
+            "ipaddressclaims", objects.NS, "ext-1-ext"
+        )
+    assert claim is not None and claim["status"]["addressRef"]["name"] == "ext-1-ext"
+    with sandbox.api_client(token=e2e.IDENTITIES["ipclaim-fulfilment"]) as api:
+        app = fulfilment_app(Kube(api)).test_client()
+        assert e2e.deliver(app, EventType.RESOURCE_UPDATE, claim) == (204, "")
+    secret = e2e.get(sandbox, "Secret", "ext-1" + keys.SECRET_NAME_SUFFIX)
+    assert secret is not None
+    return str(secret["metadata"]["name"])
+
+
+def external_resync(sandbox: SandboxServer, ping: Callable[[], int]) -> None:
+    """A host of the CAPI pool created while no source runs: resync claims, then renders."""
+    reference = "metal3datatemplates.infrastructure.cluster.x-k8s.io/tmpl-ext"
+    from dhcpless.sandbox.capi_ipam import CapiIPAMController
+
+    with sandbox.api_client() as admin:
+        scenario.create(admin, objects.host("ext-2", template=reference))
+        assert ping() == 204
+        CapiIPAMController(admin).reconcile((objects.NS, "ext"))
+        assert ping() == 204
+    assert e2e.get(sandbox, "Secret", "ext-2" + keys.SECRET_NAME_SUFFIX) is not None

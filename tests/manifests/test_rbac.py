@@ -125,7 +125,7 @@ def test_audit_records_may_be_mappings() -> None:
 @pytest.mark.kubectl
 def test_sources_hold_exactly_what_knative_checks(installed: list[Obj]) -> None:
     sources = of_kind(installed, "sources.knative.dev/v1", "ApiServerSource")
-    assert len(sources) == 4  # hosts, our claims, our Secrets, pools
+    assert len(sources) == 5  # hosts, our claims, our Secrets, pools, our CAPI claims
     for source in sources:
         grants = grants_of(installed, source["spec"]["serviceAccountName"])
         assert grants == source_needs(source), source["metadata"]["name"]

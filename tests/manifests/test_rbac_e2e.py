@@ -27,7 +27,7 @@ from kubernetes import client as k8s
 from tests.e2e import harness as e2e
 from tests.e2e import objects, scenario
 
-from . import issue6_steps
+from . import issue6_steps, issue8_steps
 from .rbac import compare, grants_of, used
 from .support import ROOT, Obj, named
 
@@ -144,6 +144,10 @@ def audit() -> Iterator[list[object]]:
             assert _paused(admin) == ["tiny-2"]  # the exhausted pool's second host only
         assert issue6_steps.lifecycle(sandbox, "by-annotation", "pool4") == 204
         assert issue6_steps.heal(sandbox, "tiny-2", "tiny")
+        assert issue6_steps.external(sandbox)
+        issue6_steps.external_resync(sandbox, lambda: _ping(sandbox))
+        assert issue8_steps.older_claims(sandbox, {"rack": "r1"})
+        assert issue8_steps.hand_written_secret(sandbox)
         yield list(sandbox.audit.records)
 
 

@@ -33,16 +33,7 @@ def test_every_key_is_reported(report: dict[str, Any]) -> None:
     ("key", "bound"),
     [
         pytest.param("events_per_host", 4, id="events"),
-        pytest.param(
-            "reads_per_host",
-            2 * POOLS + 6,
-            id="reads",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known gap (README Performance): ipclaim-fulfilment re-resolves the "
-                "template and re-reads claims, Secret and pools per fulfilled claim",
-            ),
-        ),
+        pytest.param("reads_per_host", 2 * POOLS + 6, id="reads"),
         pytest.param("invocations_per_host", 2 * POOLS + 6, id="invocations"),
     ],
 )
@@ -57,17 +48,21 @@ def test_writes_are_the_floor(report: dict[str, Any]) -> None:
 
 
 def test_at_rest_nothing_is_written(report: dict[str, Any]) -> None:
-    assert report["idle"]["invocations"] > 0  # the status updates did reach a function
     assert report["idle"]["writes"] == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap (README Performance): the IP-lifecycle step of host-registration "
-    "re-reads template, claims and pools on every status update of an available host",
-)
-def test_at_rest_at_most_one_read_per_event(report: dict[str, Any]) -> None:
+def test_at_rest_no_function_is_invoked(report: dict[str, Any]) -> None:
+    """Released hosts carry the done label and the source selects hosts without it: the
+    status updates reach no function at all (so at most one read per event trivially)."""
+    assert report["idle"]["invocations"] == 0
     assert report["idle"]["reads"] <= report["idle"]["invocations"]
+
+
+def test_cold_start_and_memory(report: dict[str, Any]) -> None:
+    """Memory is a process property (stable); cold start ratios are machine-noisy and only
+    bounded loosely here: README "Performance" reports the measured ratios."""
+    assert all(mb < 80 for mb in report["rss_mb"].values()), report["rss_mb"]
+    assert all(0 < r < 20 for r in report["cold_start_ratio"].values())
 
 
 def test_times_and_processes_are_measured(report: dict[str, Any]) -> None:

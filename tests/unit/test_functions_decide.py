@@ -111,13 +111,13 @@ def test_registration_without_pools_renders_at_once() -> None:
     assert document["networks"] == [
         {"id": "dhcp4", "link": "eth0", "routes": [], "type": "ipv4_dhcp"}
     ]
-    assert reasons(actions) == ["NetworkDataRendered"]
+    assert reasons(actions) == ["NetworkDataRendered", "HostReleased"]  # the writer releases
 
 
 @pytest.mark.parametrize(
     ("existing_text", "expected"),
     [
-        pytest.param(None, ["NetworkDataRendered"], id="absent-written"),
+        pytest.param(None, ["NetworkDataRendered", "HostReleased"], id="absent-written"),
         pytest.param(
             '{"links": [], "networks": [], "services": []}', ["SecretConflict"], id="different-kept"
         ),

@@ -38,7 +38,9 @@ def test_demo_reaches_50_available(capsys: pytest.CaptureFixture[str]) -> None:
     assert summary["stranded_hosts"] == []
     assert summary["invocations"]["host-registration"] >= 50
     assert summary["api_requests"]["create"] >= 50 * 3  # host claim, address, secret at least
-    assert summary["cold_starts"] >= 3
+    # host-registration and ipclaim-fulfilment at least; secret-readiness gets no event here:
+    # the Secret's writer releases its host (README "Performance")
+    assert summary["cold_starts"] >= 2
     assert summary["seconds"] < 60
 
 

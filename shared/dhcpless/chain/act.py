@@ -17,6 +17,7 @@ from typing import Any
 from dhcpless import keys
 from dhcpless.chain.actions import (
     Action,
+    CreateIPAddressClaim,
     CreateIPClaim,
     DeleteIPClaim,
     RecordEvent,
@@ -28,7 +29,7 @@ from dhcpless.errors import AlreadyExists, Gone
 from dhcpless.kube import recorder
 from dhcpless.kube.client import Kube
 from dhcpless.kube.refs import HostRef
-from dhcpless.models import BareMetalHost, IPClaim, Secret
+from dhcpless.models import BareMetalHost, IPAddressClaim, IPClaim, Secret
 from dhcpless.web import Settings
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,13 @@ def act(actions: Sequence[Action], kube: Kube, settings: Settings, host: BareMet
     """Log the decision once (host and what it leads to, never Secret data), then do it."""
     summary = "; ".join(_summary(a) for a in actions) or "nothing to do"
     log.info("host %s/%s: %s", host.namespace, host.name, summary)
-    done = [perform(a, kube, settings) for a in actions if not isinstance(a, RecordEvent)]
+    done: list[bool] = []
+    for action in actions:
+        if isinstance(action, RecordEvent):
+            continue
+        if isinstance(action, ReleaseHost) and False in done:
+            continue  # its Secret was there already: the writer of that one releases
+        done.append(perform(action, kube, settings))
     twin = bool(done) and all(d is False for d in done)  # only AlreadyExists answers False
     for action in actions:
         if isinstance(action, RecordEvent) and not (twin and _progress(action)):
@@ -66,6 +73,8 @@ def _summary(action: Action) -> str:
             return f"delete claim {action.namespace}/{action.name}"
         case RecordPreAllocation():
             return f"pre-allocate {action.address} to {action.claim} in pool {action.pool}"
+        case CreateIPAddressClaim():
+            return f"claim {action.namespace}/{action.name} from {action.kind} {action.pool}"
 
 
 def perform(action: Action, kube: Kube, settings: Settings) -> bool:
@@ -73,11 +82,14 @@ def perform(action: Action, kube: Kube, settings: Settings) -> bool:
     match action:
         case CreateIPClaim():
             return _created(lambda: kube.create_claim(claim_object(action)))
+        case CreateIPAddressClaim():
+            return _created(lambda: kube.create_capi_claim(capi_claim_object(action)))
         case WriteSecret():
-            return _created(lambda: kube.create_secret(secret_object(action)))
+            return _created(lambda: kube.create_secret(secret_object(action, settings)))
         case ReleaseHost():
             now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-            kube.patch_host(action.host.namespace, action.host.name, release_patch(action, now))
+            patch = release_patch(action, now, not settings.release_decoupled)
+            kube.patch_host(action.host.namespace, action.host.name, patch)
         case DeleteIPClaim():
             with contextlib.suppress(Gone):
                 kube.delete_claim(action.namespace, action.name)
@@ -115,14 +127,18 @@ def _escape(key: str) -> str:
 PAUSE_PATH = f"/metadata/annotations/{_escape(keys.PAUSED_ANNOTATION)}"
 NAME_PATH = "/spec/preprovisioningNetworkDataName"
 RELEASED_AT_PATH = f"/metadata/annotations/{_escape(keys.RELEASED_AT_ANNOTATION)}"
+DONE_PATH = f"/metadata/labels/{_escape(keys.DONE_LABEL)}"
 
 
-def release_patch(action: ReleaseHost, released_at: str | None = None) -> list[dict[str, Any]]:
+def release_patch(
+    action: ReleaseHost, released_at: str | None = None, mark_done: bool = True
+) -> list[dict[str, Any]]:
     """One request: it neither removes a pause someone else changed nor overwrites their name.
 
     Setting the name tests the resourceVersion we decided on (JSON patch cannot test absence);
     keeping a user's name tests that it is still that name. Both test our pause value.
     `released_at` (RFC 3339) is recorded in the same request, for hang detection (resync).
+    `mark_done` False (decoupled claims released at `available`) never sets `keys.DONE_LABEL`.
     """
     stamp = [{"op": "add", "path": RELEASED_AT_PATH, "value": released_at}]
     guard = (
@@ -137,7 +153,16 @@ def release_patch(action: ReleaseHost, released_at: str | None = None) -> list[d
         *(write_name if action.set_name else []),
         {"op": "remove", "path": PAUSE_PATH},
         *(stamp if released_at is not None else []),
+        *(_done(action) if action.done and mark_done else []),
     ]
+
+
+def _done(action: ReleaseHost) -> list[dict[str, Any]]:
+    """`keys.DONE_LABEL` in the release patch (JSON patch cannot add into an absent map)."""
+    if not action.labels_exist:
+        value = {keys.DONE_LABEL: keys.DONE_VALUE}
+        return [{"op": "add", "path": "/metadata/labels", "value": value}]
+    return [{"op": "add", "path": DONE_PATH, "value": keys.DONE_VALUE}]
 
 
 def _labels(host: HostRef) -> dict[str, str]:
@@ -159,7 +184,14 @@ def _owner(host: HostRef, namespace: str) -> list[dict[str, Any]]:
 
 
 def claim_object(action: CreateIPClaim) -> IPClaim:
-    meta = {"name": action.name, "namespace": action.namespace, "labels": _labels(action.host)}
+    meta: dict[str, Any] = {
+        "name": action.name, "namespace": action.namespace, "labels": _labels(action.host)
+    }  # fmt: skip
+    if action.pools:  # what ipclaim-fulfilment needs to render without resolving again
+        meta["annotations"] = {
+            keys.CLAIM_TEMPLATE_ANNOTATION: action.template,
+            keys.CLAIM_POOLS_ANNOTATION: ",".join(action.pools),
+        }
     return IPClaim.model_validate(
         {
             "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},
@@ -168,9 +200,29 @@ def claim_object(action: CreateIPClaim) -> IPClaim:
     )
 
 
-def secret_object(action: WriteSecret) -> Secret:
-    labels = {**_labels(action.host), keys.BMO_SECRET_LABEL: keys.BMO_SECRET_LABEL_VALUE}
-    meta = {"name": action.name, "namespace": action.namespace, "labels": labels}
+def capi_claim_object(action: CreateIPAddressClaim) -> IPAddressClaim:
+    """Owned by the host (released with it by garbage collection), our labels, no finalizer."""
+    meta = {"name": action.name, "namespace": action.namespace, "labels": _labels(action.host)}
+    pool = {"apiGroup": action.api_group, "kind": action.kind, "name": action.pool}
+    return IPAddressClaim.model_validate(
+        {
+            "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},
+            "spec": {"poolRef": pool},
+        }
+    )
+
+
+def secret_object(action: WriteSecret, settings: Settings | None = None) -> Secret:
+    labels = {
+        **_labels(action.host),
+        keys.BMO_SECRET_LABEL: keys.BMO_SECRET_LABEL_VALUE,
+        keys.WRITER_RELEASES_LABEL: keys.WRITER_RELEASES_VALUE,
+    }
+    meta: dict[str, Any] = {"name": action.name, "namespace": action.namespace, "labels": labels}
+    if action.common_pools is not None:
+        opted_in = settings is not None and settings.release_decoupled
+        pools = ",".join([*action.common_pools, *(action.decoupled_pools if opted_in else ())])
+        meta["annotations"] = {keys.RELEASED_AT_AVAILABLE_ANNOTATION: pools}
     return Secret.model_validate(
         {
             "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},

@@ -16,6 +16,10 @@ class CreateIPClaim:
     name: str
     pool: str
     host: HostRef
+    template: str = ""
+    """The template the claim is for and ...`"""
+    pools: tuple[str, ...] = ()
+    """... every pool of the host, recorded on the claim (empty: not recorded)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +30,11 @@ class WriteSecret:
     name: str
     host: HostRef
     network_data: str = field(repr=False)
+    common_pools: tuple[str, ...] | None = None
+    """Pools whose claims the IP lifecycle step releases at `available` (None: unknown)..."""
+    decoupled_pools: tuple[str, ...] = ()
+    """... and those it keeps unless opted in. Recorded on the Secret
+    (`keys.RELEASED_AT_AVAILABLE_ANNOTATION`), so the release can mark a host done."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +49,10 @@ class ReleaseHost:
     secret_name: str
     set_name: bool
     resource_version: str
+    done: bool = False
+    """Nothing remains for us at `available`: the same patch sets `keys.DONE_LABEL`."""
+    labels_exist: bool = True
+    """Whether the host has a `metadata.labels` map to add the label into."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +84,25 @@ class RecordPreAllocation:
     resource_version: str
 
 
+@dataclass(frozen=True, slots=True)
+class CreateIPAddressClaim:
+    """Claim from an external (CAPI IPAM) pool: `<host>-<pool>`, `spec.poolRef` = the template's
+    reference, in the pool's namespace (metal3.md §c.5)."""
+
+    namespace: str
+    name: str
+    pool: str
+    kind: str
+    api_group: str
+    host: HostRef
+
+
 Action = (
-    CreateIPClaim | WriteSecret | ReleaseHost | RecordEvent | DeleteIPClaim | RecordPreAllocation
+    CreateIPClaim
+    | WriteSecret
+    | ReleaseHost
+    | RecordEvent
+    | DeleteIPClaim
+    | RecordPreAllocation
+    | CreateIPAddressClaim
 )

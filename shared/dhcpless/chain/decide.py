@@ -13,8 +13,16 @@ import json
 from collections.abc import Mapping, Sequence
 
 from dhcpless import keys, render
-from dhcpless.chain import netcheck
-from dhcpless.chain.actions import Action, CreateIPClaim, RecordEvent, ReleaseHost, WriteSecret
+from dhcpless.chain import external, lifecycle, netcheck
+from dhcpless.chain.act import secret_object
+from dhcpless.chain.actions import (
+    Action,
+    CreateIPAddressClaim,
+    CreateIPClaim,
+    RecordEvent,
+    ReleaseHost,
+    WriteSecret,
+)
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.lookup import Found, Problem
 from dhcpless.chain.netcheck import problem as secret_problem
@@ -30,7 +38,8 @@ def event(host: BareMetalHost, reason: Reason, message: str) -> RecordEvent:
 
 
 def pools_for(host: BareMetalHost, found: Found) -> tuple[render.PoolRef, ...] | Problem:
-    """The Metal3 IPPools the template references for this host, or why it cannot be used."""
+    """The pools the template references for this host, or why it cannot be used. Pools of
+    another kind than Metal3's IPPool are external (CAPI IPAM, `chain.external`)."""
     where = f"{found.ref.plural.kind} {found.ref.namespace}/{found.ref.name}"
     if found.template.network_data is None:
         return Problem(Reason.INVALID_TEMPLATE, f"{where} has no network data")
@@ -38,20 +47,22 @@ def pools_for(host: BareMetalHost, found: Found) -> tuple[render.PoolRef, ...] |
         pools = render.referenced_pools(found.template.network_data, host)
     except render.RenderError as err:
         return Problem(Reason.INVALID_TEMPLATE, f"{where}: {err}")
-    foreign = [p for p in pools if not p.is_metal3]
-    if foreign:
-        names = ", ".join(f"{p.name} ({p.kind}.{p.api_group})" for p in foreign)
-        return Problem(
-            Reason.INVALID_TEMPLATE, f"{where}: only Metal3 IPPools are supported: {names}"
-        )
     return pools
 
 
 def decide_claims(host: BareMetalHost, found: Found, pools: tuple[render.PoolRef, ...]) -> Actions:
-    """One claim per pool, `<host>-<pool>` in the template's (= pools') namespace."""
+    """One claim per pool, `<host>-<pool>` in the template's (= pools') namespace: an IPClaim
+    for a Metal3 IPPool, an IPAddressClaim for any other kind (`chain.external`)."""
     namespace = found.ref.namespace
-    claims = tuple(
-        CreateIPClaim(namespace, f"{host.name}-{p.name}", p.name, HostRef.of(host)) for p in pools
+    ref, mine = HostRef.of(host), [p for p in pools if p.is_metal3]
+    every = tuple(p.name for p in pools) if len(mine) == len(pools) else ()
+    template = str(found.ref) if every else ""
+    claims: tuple[CreateIPClaim | CreateIPAddressClaim, ...] = (
+        *(
+            CreateIPClaim(namespace, f"{host.name}-{p.name}", p.name, ref, template, every)
+            for p in mine
+        ),
+        *external.claim_actions(host, namespace, pools),
     )
     names = ", ".join(c.name for c in claims)
     return (
@@ -68,21 +79,27 @@ def decide_render(
     addresses: Mapping[str, IPAddress],
     existing: Secret | None,
     ippools: Sequence[IPPool] = (),
+    outside: external.External | None = None,
 ) -> Actions:
     """Render when every pool's claim has its address; report failed claims; else wait.
 
-    `ippools` are what `netcheck.pools_to_check` listed, for the pool-overlap rule."""
+    `ippools` are what `netcheck.pools_to_check` listed, for the pool-overlap rule; `outside`
+    the CAPI claims and addresses of external pools (`chain.external`)."""
+    outside = outside or external.External()
     pools = pools_for(host, found)
     if isinstance(pools, Problem):
         return (event(host, pools.reason, pools.message),)
     failed = [
         claims[p.name] for p in pools if p.name in claims and claims[p.name].status.error_message
     ]
-    if failed:
-        return tuple(event(host, Reason.CLAIM_FAILED, _claim_error(c)) for c in failed)
-    if any(p.name not in addresses for p in pools):
+    refused = external.failures(host, pools, outside)
+    if failed or refused:
+        return (*(event(host, Reason.CLAIM_FAILED, _claim_error(c)) for c in failed), *refused)
+    have = {*addresses, *outside.addresses}
+    if any(p.name not in have for p in pools):
         return ()
     cache = {name: render.Address.from_ipaddress(ip) for name, ip in addresses.items()}
+    cache.update(outside.addresses)
     return _write(host, found, cache, existing, ippools)
 
 
@@ -105,11 +122,29 @@ def _write(
     refused = netcheck.render_refusals(host, found, document, ippools)
     if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
         return refused
-    write = WriteSecret(host.namespace, secret_name(host), HostRef.of(host), text)
+    common, decoupled = _lifecycle_pools(host, found, ippools)
+    write = WriteSecret(
+        host.namespace, secret_name(host), HostRef.of(host), text, common, decoupled
+    )
     return (
         write,
         event(host, Reason.NETWORK_DATA_RENDERED, f"Secret {write.name} from {found.ref}"),
+        *decide_release(host, secret_object(write)),  # the writer releases (act: if created)
     )
+
+
+def _lifecycle_pools(
+    host: BareMetalHost, found: Found, ippools: Sequence[IPPool]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The referenced pools the IP lifecycle step releases at `available` (common, missing or
+    not Metal3's), and the decoupled ones it keeps unless opted in."""
+    pools = pools_for(host, found)
+    by_name = {p.metadata.name: p for p in ippools}
+    refs = () if isinstance(pools, Problem) else pools
+    kept = tuple(
+        p.name for p in refs if p.is_metal3 and not lifecycle.is_common(by_name.get(p.name))
+    )
+    return tuple(p.name for p in refs if p.name not in kept), kept
 
 
 def _compare(host: BareMetalHost, existing: Secret, document: object) -> Actions:
@@ -118,8 +153,8 @@ def _compare(host: BareMetalHost, existing: Secret, document: object) -> Actions
         same = json.loads(existing.decoded(keys.NETWORK_DATA_KEY) or "null") == document
     except ValueError:
         same = False
-    if same:
-        return ()
+    if same:  # rendered before: release with it (nothing, once released)
+        return decide_release(host, existing)
     message = f"Secret {existing.metadata.name} exists with different network data; not replaced"
     return (event(host, Reason.SECRET_CONFLICT, message),)
 
@@ -145,5 +180,14 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
     refused = netcheck.release_refusals(host, secret)
     if refused:  # valid shape, but the ramdisk could not use it: stay paused, say why
         return refused
-    release = ReleaseHost(HostRef.of(host), name, not named, host.metadata.resource_version or "")
+    version = host.metadata.resource_version or ""
+    release = ReleaseHost(
+        HostRef.of(host), name, not named, version, _nothing_at_available(secret), bool(host.labels)
+    )
     return (release, event(host, Reason.HOST_RELEASED, f"network data in Secret {name}"))
+
+
+def _nothing_at_available(secret: Secret) -> bool:
+    """Our Secret says no claim is released at `available` (absent: unknown, so not done)."""
+    ours = secret.metadata.labels.get(keys.MANAGED_BY_LABEL) == keys.MANAGED_BY_VALUE
+    return ours and secret.metadata.annotations.get(keys.RELEASED_AT_AVAILABLE_ANNOTATION) == ""

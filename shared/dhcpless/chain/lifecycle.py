@@ -61,6 +61,17 @@ class LifecycleState:
     addresses: dict[str, IPAddress] = field(default_factory=dict)
 
 
+def release_decoupled(env: Mapping[str, str] = os.environ) -> bool:
+    """The opt-in alone, for functions that write the Secret (`web.Settings`)."""
+    return LifecycleSettings.from_environment(env).release_decoupled
+
+
+def done(host: BareMetalHost) -> bool:
+    """Pure, on the event's object: released with nothing left for us (`keys.DONE_LABEL`),
+    and not paused for us again (a host paused anew is registered anew)."""
+    return host.labels.get(keys.DONE_LABEL) == keys.DONE_VALUE and not gate(host).ours
+
+
 def pre_provisioning_over(host: BareMetalHost) -> bool:
     """Pure, on the event's object: released by us, not paused again, and `available`."""
     return (

@@ -60,6 +60,11 @@ def _machine_templates(kube: Kube, host: BareMetalHost) -> list[Metal3MachineTem
     return kube.list_machine_templates(host.namespace)
 
 
+def fetch(kube: Kube, ref: resolve.TemplateRef) -> TemplateLookup:
+    """The template a claim recorded (`chain.fastpath`): one GET, problems as results."""
+    return _fetch(kube, ref)
+
+
 def _fetch(kube: Kube, ref: resolve.TemplateRef) -> TemplateLookup:
     try:
         return Found(ref, kube.get_template(ref))

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dhcpless.chain import decide, heal, lookup, netcheck
+from dhcpless import render
+from dhcpless.chain import decide, external, heal, lookup, netcheck
+from dhcpless.chain.external import External
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.lookup import Found, Problem, TemplateLookup
 from dhcpless.kube.client import Kube
@@ -36,6 +38,8 @@ class FulfilmentState:
     ippools: tuple[IPPool, ...] = ()
     """The template namespace's IPPools, once every claim is fulfilled (pool-overlap rule) or
     when a claim failed (only claims of existing pools are retried, `chain.heal`)."""
+    outside: External = field(default_factory=External)
+    """CAPI IPAddressClaims of external pools and, once all are fulfilled, their addresses."""
 
 
 def gather_registration(kube: Kube, host: BareMetalHost) -> RegistrationState:
@@ -76,19 +80,35 @@ def gather_fulfilment(kube: Kube, host: BareMetalHost) -> FulfilmentState | None
     template = lookup.template_for(kube, host)
     if not isinstance(template, Found):
         return FulfilmentState(host, template)
-    claims = lookup.host_claims(kube, host, template.ref.namespace)
+    namespace = template.ref.namespace
+    claims = lookup.host_claims(kube, host, namespace)
     pools = decide.pools_for(host, template)
-    ready = not isinstance(pools, Problem) and all(
-        p.name in claims and claims[p.name].status.address is not None for p in pools
-    )
-    if not ready:  # failed claims: their pools, so only claims of existing pools are retried
-        failed = heal.failed(claims.values())
-        ippools = tuple(kube.list_pools(template.ref.namespace)) if failed else ()
-        return FulfilmentState(host, template, claims, ippools=ippools)
+    outside = external.gather_claims(kube, host, namespace, _listed(pools))
+    if not _ready(pools, claims, outside):  # failed claims: their pools, so only
+        failed = heal.failed(claims.values())  # claims of existing pools are retried
+        ippools = tuple(kube.list_pools(namespace)) if failed else ()
+        return FulfilmentState(host, template, claims, ippools=ippools, outside=outside)
     existing = lookup.secret_or_none(kube, host.namespace, secret_name(host))
     ippools = netcheck.pools_to_check(kube, host, template) if existing is None else ()
     found = lookup.addresses(kube, claims)
-    return FulfilmentState(host, template, claims, found, existing, ippools)
+    outside = external.gather_addresses(kube, outside, namespace)
+    return FulfilmentState(host, template, claims, found, existing, ippools, outside)
+
+
+def _listed(pools: tuple[render.PoolRef, ...] | Problem) -> tuple[render.PoolRef, ...]:
+    return () if isinstance(pools, Problem) else pools
+
+
+def _ready(
+    pools: tuple[render.PoolRef, ...] | Problem, claims: dict[str, IPClaim], outside: External
+) -> bool:
+    """Every Metal3 pool's IPClaim and every external pool's IPAddressClaim has its address
+    (a template whose pools cannot be listed is never ready: `decide_render` reports it)."""
+    if isinstance(pools, Problem):
+        return False
+    metal3 = [p.name for p in pools if p.is_metal3]
+    done = all(n in claims and claims[n].status.address is not None for n in metal3)
+    return done and external.ready(external.external(pools), outside)
 
 
 def decide_fulfilment(state: FulfilmentState, retry_failed: bool = False) -> decide.Actions:
@@ -104,5 +124,6 @@ def decide_fulfilment(state: FulfilmentState, retry_failed: bool = False) -> dec
     if retry_failed and retry:
         return retry
     return decide.decide_render(
-        state.host, state.template, state.claims, state.addresses, state.existing, state.ippools
-    )
+        state.host, state.template, state.claims, state.addresses, state.existing, state.ippools,
+        state.outside,
+    )  # fmt: skip

@@ -11,15 +11,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-from kubernetes import client as k8s
-from kubernetes import config as k8s_config
+from kubernetes.client import ApiClient, CustomObjectsApi
 
 from dhcpless import keys
-from dhcpless.errors import InvalidInput, Transient
+from dhcpless.errors import Transient
+from dhcpless.kube import config, core
 from dhcpless.kube.errors import Verb, translated
 from dhcpless.models import (
     BareMetalHost,
+    CapiIPAddress,
     IPAddress,
+    IPAddressClaim,
     IPClaim,
     IPPool,
     Metal3MachineTemplate,
@@ -37,21 +39,17 @@ JsonPatch = Sequence[Mapping[str, Any]]
 
 
 def from_environment() -> Kube:
-    """KUBECONFIG (or ~/.kube/config) when present, otherwise the in-cluster service account."""
-    try:
-        k8s_config.load_kube_config()  # type: ignore[no-untyped-call]
-    except (k8s_config.ConfigException, OSError):
-        k8s_config.load_incluster_config()  # type: ignore[no-untyped-call]
-    return Kube(k8s.ApiClient())
+    """KUBECONFIG (or ~/.kube/config) when present, otherwise the in-cluster service account
+    (`kube.config`: without importing `kubernetes.config` unless the kubeconfig needs it)."""
+    return Kube(ApiClient(config.configuration()))
 
 
 class Kube:
     """Typed calls on BareMetalHosts, templates, IPAM objects, Secrets and Events."""
 
-    def __init__(self, api_client: k8s.ApiClient) -> None:
+    def __init__(self, api_client: ApiClient) -> None:
         self.api_client = api_client
-        self._custom = k8s.CustomObjectsApi(api_client)
-        self._core = k8s.CoreV1Api(api_client)
+        self._custom = CustomObjectsApi(api_client)
 
     # --- BareMetalHost -----------------------------------------------------------------
     def get_host(self, namespace: str, name: str) -> BareMetalHost:
@@ -125,6 +123,15 @@ class Kube:
     def get_address(self, namespace: str, name: str) -> IPAddress:
         return self._get_ipam(IPAddress, "ipaddresses", namespace, name)
 
+    def list_addresses(self, namespace: str, label_selector: str) -> list[IPAddress]:
+        """IPAddresses carry their claim's labels (IPAM copies them): one host's, by selector."""
+        with translated(Verb.LIST, f"IPAddresses in {namespace}"):
+            raw = self._custom.list_namespaced_custom_object(
+                keys.IPAM_GROUP, keys.IPAM_VERSION, namespace, "ipaddresses",
+                label_selector=label_selector,
+            )  # fmt: skip
+            return [IPAddress.from_k8s(item) for item in _items(raw)]
+
     def create_claim(self, claim: IPClaim) -> IPClaim:
         """Raises AlreadyExists (an outcome) when a claim of that name is there already."""
         namespace = claim.metadata.namespace or "default"
@@ -156,36 +163,59 @@ class Kube:
             )
             return model.from_k8s(_mapping(raw))
 
+    # --- CAPI IPAM (external pools, metal3.md §c.5) -----------------------------------
+    def create_capi_claim(self, claim: IPAddressClaim) -> IPAddressClaim:
+        """Raises AlreadyExists (an outcome) when a claim of that name is there already."""
+        namespace = claim.metadata.namespace or "default"
+        with translated(Verb.CREATE, f"IPAddressClaim {namespace}/{claim.metadata.name}"):
+            raw = self._custom.create_namespaced_custom_object(
+                keys.CAPI_IPAM_GROUP, keys.CAPI_IPAM_VERSION, namespace, "ipaddressclaims",
+                claim.to_k8s(),
+            )  # fmt: skip
+            return IPAddressClaim.from_k8s(_mapping(raw))
+
+    def list_capi_claims(self, namespace: str, label_selector: str) -> list[IPAddressClaim]:
+        """IPAddressClaims in one namespace matching a selector (one host's, by the caller)."""
+        with translated(Verb.LIST, f"IPAddressClaims in {namespace}"):
+            raw = self._custom.list_namespaced_custom_object(
+                keys.CAPI_IPAM_GROUP, keys.CAPI_IPAM_VERSION, namespace, "ipaddressclaims",
+                label_selector=label_selector,
+            )  # fmt: skip
+            return [IPAddressClaim.from_k8s(item) for item in _items(raw)]
+
+    def get_capi_address(self, namespace: str, name: str) -> CapiIPAddress:
+        with translated(Verb.GET, f"IPAddress.{keys.CAPI_IPAM_GROUP} {namespace}/{name}"):
+            raw = self._custom.get_namespaced_custom_object(
+                keys.CAPI_IPAM_GROUP, keys.CAPI_IPAM_VERSION, namespace, "ipaddresses", name
+            )
+            return CapiIPAddress.from_k8s(_mapping(raw))
+
     # --- Secrets and Events ------------------------------------------------------------
     def get_secret(self, namespace: str, name: str) -> Secret:
         with translated(Verb.GET, f"Secret {namespace}/{name}"):
-            raw = self._core.read_namespaced_secret(name, namespace)
-            return Secret.from_k8s(self._plain(raw))
+            raw = core.request(self.api_client, "GET", core.SECRET, _at(namespace, name))
+            return Secret.from_k8s(_mapping(raw))
 
     def create_secret(self, secret: Secret) -> Secret:
         """Raises AlreadyExists (an outcome) when a Secret of that name is there already."""
         namespace = secret.metadata.namespace or "default"
         with translated(Verb.CREATE, f"Secret {namespace}/{secret.metadata.name}"):
-            raw = self._core.create_namespaced_secret(namespace, _v1_secret(secret))
-            return Secret.from_k8s(self._plain(raw))
+            params = {"namespace": namespace}
+            raw = core.request(self.api_client, "POST", core.SECRETS, params, _body(secret))
+            return Secret.from_k8s(_mapping(raw))
 
     def update_secret(self, secret: Secret) -> Secret:
         """Replace, guarded by the resourceVersion the caller read (a conflict is Transient)."""
         namespace = secret.metadata.namespace or "default"
         with translated(Verb.UPDATE, f"Secret {namespace}/{secret.metadata.name}"):
-            raw = self._core.replace_namespaced_secret(
-                secret.metadata.name, namespace, _v1_secret(secret)
-            )
-            return Secret.from_k8s(self._plain(raw))
+            params = _at(namespace, secret.metadata.name)
+            raw = core.request(self.api_client, "PUT", core.SECRET, params, _body(secret))
+            return Secret.from_k8s(_mapping(raw))
 
     def create_event(self, namespace: str, body: Mapping[str, Any]) -> None:
         """A core/v1 Event; built by `kube.recorder`, which owns its shape."""
         with translated(Verb.CREATE, f"Event in {namespace}"):
-            self._core.create_namespaced_event(namespace, _event(body))
-
-    def _plain(self, model: object) -> Mapping[str, Any]:
-        """A client model as the plain camelCase dict the API sent."""
-        return _mapping(self.api_client.sanitize_for_serialization(model))  # type: ignore[no-untyped-call]
+            core.request(self.api_client, "POST", core.EVENTS, {"namespace": namespace}, body)
 
 
 def _mapping(raw: object) -> Mapping[str, Any]:
@@ -199,15 +229,9 @@ def _items(raw: object) -> list[Mapping[str, Any]]:
     return [_mapping(item) for item in items]
 
 
-def _v1_secret(secret: Secret) -> k8s.V1Secret:
-    body = k8s.V1Secret.from_dict(secret.to_k8s())
-    if body is None:  # from_dict returns None only for None input
-        raise InvalidInput("empty Secret")
-    return body
+def _at(namespace: str, name: str) -> dict[str, str]:
+    return {"namespace": namespace, "name": name}
 
 
-def _event(body: Mapping[str, Any]) -> k8s.CoreV1Event:
-    event = k8s.CoreV1Event.from_dict(dict(body))
-    if event is None:  # from_dict returns None only for None input
-        raise InvalidInput("empty Event")
-    return event
+def _body(secret: Secret) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Secret", **secret.to_k8s()}

@@ -2,6 +2,7 @@
 
 from dhcpless.models.base import ModelError
 from dhcpless.models.bmh import BareMetalHost
+from dhcpless.models.capi_ipam import CapiIPAddress, IPAddressClaim
 from dhcpless.models.ipam import IPAddress, IPClaim, IPPool
 from dhcpless.models.netdata import NetworkData
 from dhcpless.models.secret import Secret
@@ -15,7 +16,9 @@ from dhcpless.models.templates import (
 
 __all__ = [
     "BareMetalHost",
+    "CapiIPAddress",
     "IPAddress",
+    "IPAddressClaim",
     "IPClaim",
     "IPPool",
     "Metal3DataTemplate",

@@ -24,6 +24,8 @@ from pathlib import Path
 
 GUNICORN_ARGS = ("--workers", "1", "--threads", "4", "--worker-class", "gthread")
 """As deploy/gunicorn_conf.py: one worker process, four threads."""
+GUNICORN_CONFIG = ("--config", "python:dhcpless.gunicorn_slim")
+"""As deploy/gunicorn_conf.py: `dhcpless.slim` installed before the app is imported."""
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,8 @@ class ProcessFunctionService:
 
 def spawn(spec: ProcessSpec, fd: int) -> subprocess.Popen[bytes]:
     """gunicorn serving `spec.app` on the inherited listening socket `fd`."""
-    command = [sys.executable, "-m", "gunicorn", "--bind", f"fd://{fd}", *GUNICORN_ARGS]
+    command = [sys.executable, "-m", "gunicorn", *GUNICORN_CONFIG, "--bind", f"fd://{fd}"]
+    command += GUNICORN_ARGS
     out = open(spec.log, "ab") if spec.log else subprocess.DEVNULL  # noqa: SIM115
     try:
         return subprocess.Popen(

@@ -2,7 +2,8 @@
 
 Exists apart from `World` so the wiring is data that tests can compare with the manifests: the
 Broker's name, the ApiServerSources (BareMetalHosts and IPPools in Resource mode; our IPClaims in
-Resource mode and our Secrets in Reference mode, both selected by our managed-by label), one
+Resource mode and our Secrets in Reference mode, both selected by our managed-by label; our CAPI
+IPAddressClaims in Resource mode, for external IPAM), one
 Trigger filter per function with the shared delivery spec, the PingSource's event, and how a
 function's app is built on each cold start.
 """
@@ -26,6 +27,11 @@ BROKER = "dhcpless"
 PING_TYPE = "dev.knative.sources.ping"
 PING_SOURCE = "/apis/v1/namespaces/default/pingsources/dhcpless-resync"
 OURS = f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"
+NOT_DONE = f"!{keys.DONE_LABEL}"
+"""Hosts whose pre-provisioning is not finished (eventing/source-baremetalhosts.yaml)."""
+NOT_WRITTEN_BY_US = f"{OURS},!{keys.WRITER_RELEASES_LABEL}"
+"""Our Secrets but those whose writer releases the host (eventing/source-secrets.yaml)."""
+CAPI_IPAM = f"{keys.CAPI_IPAM_GROUP}/{keys.CAPI_IPAM_VERSION}"
 
 DELIVERY: dict[str, Any] = {"retry": 5, "backoffPolicy": "exponential", "backoffDelay": "PT0.5S"}
 """Every Trigger's delivery (eventing/triggers.yaml), dead-lettered to `dead-letter`."""
@@ -37,10 +43,11 @@ def _changes(kind: str, prefix: str) -> list[dict[str, Any]]:
 
 
 def _claims_and_pools() -> list[dict[str, Any]]:
-    """Our IPClaims (deleted ones too: claim again) and IPPools (retry failed claims)."""
+    """Our IPClaims (deleted ones too: claim again), IPPools (retry failed claims) and our CAPI
+    IPAddressClaims (external IPAM)."""
     ops = ("add", "update", "delete")
     types = [{"exact": {"type": f"dev.knative.apiserver.resource.{op}"}} for op in ops]
-    kinds = [{"exact": {"kind": kind}} for kind in ("IPClaim", "IPPool")]
+    kinds = [{"exact": {"kind": kind}} for kind in ("IPClaim", "IPPool", "IPAddressClaim")]
     return [{"any": types}, {"any": kinds}]
 
 
@@ -56,10 +63,13 @@ TRIGGER_FILTERS: dict[FunctionName, list[dict[str, Any]]] = {
 """The `spec.filters` of each Trigger, as in eventing/triggers.yaml."""
 
 SOURCES = [
-    SourceResource(Watched("metal3.io/v1alpha1", "BareMetalHost", "baremetalhosts"), Mode.RESOURCE),
+    SourceResource(
+        Watched("metal3.io/v1alpha1", "BareMetalHost", "baremetalhosts", NOT_DONE), Mode.RESOURCE
+    ),
     SourceResource(Watched("ipam.metal3.io/v1alpha1", "IPClaim", "ipclaims", OURS), Mode.RESOURCE),
     SourceResource(Watched("ipam.metal3.io/v1alpha1", "IPPool", "ippools"), Mode.RESOURCE),
-    SourceResource(Watched("v1", "Secret", "secrets", OURS), Mode.REFERENCE),
+    SourceResource(Watched("v1", "Secret", "secrets", NOT_WRITTEN_BY_US), Mode.REFERENCE),
+    SourceResource(Watched(CAPI_IPAM, "IPAddressClaim", "ipaddressclaims", OURS), Mode.RESOURCE),
 ]
 
 

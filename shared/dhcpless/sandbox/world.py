@@ -23,6 +23,7 @@ from dhcpless.sandbox import rbac
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.bmo import BMOController, GleanMode
 from dhcpless.sandbox.broker import Broker, Delivery, Trigger, trigger_filter
+from dhcpless.sandbox.capi_ipam import CapiIPAMController
 from dhcpless.sandbox.dead_letters import DeadLetters
 from dhcpless.sandbox.eventsource import ApiServerSource, Faults, SourceResource
 from dhcpless.sandbox.ipam import IPAMController
@@ -110,6 +111,7 @@ class World:
             self.sandbox.apply_crd_file(path)
         self._enforce_rbac()
         self.ipam = IPAMController(self.api_client(), delay=self.settings.ipam_delay)
+        self.capi_ipam = CapiIPAMController(self.api_client())
         self.bmo = BMOController(
             self.api_client(),
             glean_mode=self.settings.glean_mode,
@@ -117,13 +119,13 @@ class World:
         )
         self._wire_functions()
         self.source = self._new_source()
-        for part in (self.ipam, self.bmo, self.source, self.reaper):
+        for part in (self.ipam, self.capi_ipam, self.bmo, self.source, self.reaper):
             part.start()
         self._pinger.start()
 
     def stop(self) -> None:
         self._pinger.stop()
-        for part in (self.source, self.bmo, self.ipam):
+        for part in (self.source, self.bmo, self.capi_ipam, self.ipam):
             part.stop()
         self.broker.stop()
         self.reaper.stop()

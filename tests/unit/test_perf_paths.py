@@ -1,0 +1,204 @@
+"""The pure parts of issue 8's shorter paths (README "Performance").
+
+Covers: what fulfilment reads back from a claim's annotations, which addresses count for a
+host, which fulfilled claim is the last (so exactly one invocation renders); the release
+patch's done label (absent labels map, opt-in off switch) and when a release marks a host
+done (only our Secret saying no claim is released at `available`); which pools the Secret
+records; the light client configuration (kubeconfig with a token, a token file re-read after
+`TOKEN_MAX_AGE`, in cluster, and anything else left to `kubernetes.config`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from dhcpless import keys
+from dhcpless.chain import act, decide, fastpath
+from dhcpless.chain.actions import ReleaseHost, WriteSecret
+from dhcpless.kube import config
+from dhcpless.kube.refs import HostRef
+from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret
+from dhcpless.web import Settings
+
+from tests.e2e import objects
+
+TEMPLATE = "metal3datatemplates.infrastructure.cluster.x-k8s.io/ns/tmpl"
+REF = HostRef("ns", "h", "uid")
+NEW_LABELS = {keys.DONE_LABEL: keys.DONE_VALUE}
+
+
+def claim(notes: dict[str, str], address: str | None = "a-2") -> IPClaim:
+    meta = {"name": "h-p1", "namespace": "ns", "annotations": notes}
+    status = {"address": {"name": address}} if address else {}
+    return IPClaim.from_k8s({"metadata": meta, "spec": {"pool": {"name": "p1"}}, "status": status})
+
+
+def address(name: str, pool: str, claim_name: str, version: str) -> IPAddress:
+    meta = {"name": name, "namespace": "ns", "resourceVersion": version}
+    spec = {"address": "10.0.0.1", "pool": {"name": pool}, "claim": {"name": claim_name}}
+    return IPAddress.from_k8s({"metadata": meta, "spec": spec})
+
+
+@pytest.mark.parametrize(
+    ("notes", "pools"),
+    [
+        pytest.param({keys.CLAIM_TEMPLATE_ANNOTATION: TEMPLATE,
+                      keys.CLAIM_POOLS_ANNOTATION: "p1,p2"}, ("p1", "p2"), id="recorded"),
+        pytest.param({}, None, id="older-claim"),
+        pytest.param({keys.CLAIM_TEMPLATE_ANNOTATION: TEMPLATE}, None, id="no-pools"),
+        pytest.param({keys.CLAIM_TEMPLATE_ANNOTATION: "tmpl", keys.CLAIM_POOLS_ANNOTATION: "p1"},
+                     None, id="unreadable-template"),
+        pytest.param({keys.CLAIM_TEMPLATE_ANNOTATION: "secrets.v1/ns/x",
+                      keys.CLAIM_POOLS_ANNOTATION: "p1"}, None, id="not-a-template-kind"),
+    ],
+)  # fmt: skip
+def test_recorded(notes: dict[str, str], pools: tuple[str, ...] | None) -> None:
+    found = fastpath.recorded(claim(notes))
+    assert (found.pools if found else None) == pools
+    if found is not None:
+        assert str(found.template) == TEMPLATE
+
+
+def test_addresses_count_only_the_hosts_claims_of_its_pools() -> None:
+    listed = [
+        address("a-1", "p1", "h-p1", "5"),
+        address("a-2", "p2", "h-p2", "7"),
+        address("a-3", "p3", "h-p3", "8"),  # a pool the host does not use
+        address("a-4", "p1", "other-p1", "9"),  # labelled alike, another claim's
+    ]
+    assert set(fastpath.by_pool(listed, "h", ("p1", "p2"))) == {"p1", "p2"}
+
+
+@pytest.mark.parametrize(
+    ("versions", "mine", "expected"),
+    [
+        pytest.param({"p1": "5", "p2": "7"}, "a-p2", True, id="newest-renders"),
+        pytest.param({"p1": "5", "p2": "7"}, "a-p1", False, id="older-leaves-it"),
+        pytest.param({"p1": "5"}, "a-p1", True, id="one-pool"),
+        pytest.param({"p1": "x", "p2": "7"}, "a-p1", True, id="opaque-versions-render"),
+        pytest.param({"p1": "5", "p2": "7"}, "a-gone", False, id="not-listed"),
+    ],
+)
+def test_only_the_last_fulfilled_claim_renders(
+    versions: dict[str, str], mine: str, expected: bool
+) -> None:
+    listed = {p: address(f"a-{p}", p, f"h-{p}", v) for p, v in versions.items()}
+    assert fastpath.last(claim({}, mine), listed) is expected
+
+
+def release(done: bool, labels_exist: bool = True) -> ReleaseHost:
+    return ReleaseHost(REF, "h-preprov-networkdata", True, "42", done, labels_exist)
+
+
+@pytest.mark.parametrize(
+    ("action", "mark", "expected"),
+    [
+        pytest.param(release(True), True, [{"op": "add", "path": act.DONE_PATH, "value": "true"}],
+                     id="done"),
+        pytest.param(release(True, False), True,
+                     [{"op": "add", "path": "/metadata/labels", "value": NEW_LABELS}],
+                     id="done-no-labels-yet"),
+        pytest.param(release(True), False, [], id="decoupled-release-opted-in"),
+        pytest.param(release(False), True, [], id="claims-left-at-available"),
+    ],
+)  # fmt: skip
+def test_release_patch_marks_done(
+    action: ReleaseHost, mark: bool, expected: list[dict[str, Any]]
+) -> None:
+    patch = act.release_patch(action, "2026-01-01T00:00:00Z", mark)
+    assert [op for op in patch if "labels" in op["path"]] == expected
+    assert patch[0] == {"op": "test", "path": act.PAUSE_PATH, "value": keys.PREPROVISIONING_PAUSE}
+
+
+def written(common: tuple[str, ...] | None, decoupled: tuple[str, ...] = ()) -> WriteSecret:
+    return WriteSecret("ns", "h-preprov-networkdata", REF, objects.VALID_NETWORK_DATA, common,
+                       decoupled)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("write", "opted_in", "annotation"),
+    [
+        pytest.param(written(()), False, "", id="nothing-at-available"),
+        pytest.param(written(("c1",), ("d1",)), False, "c1", id="common-pool"),
+        pytest.param(written((), ("d1",)), True, "d1", id="decoupled-opted-in"),
+        pytest.param(written(None), False, None, id="unknown"),
+    ],
+)
+def test_secret_records_what_is_released_at_available(
+    write: WriteSecret, opted_in: bool, annotation: str | None
+) -> None:
+    secret = act.secret_object(write, Settings(release_decoupled=opted_in))
+    assert secret.metadata.annotations.get(keys.RELEASED_AT_AVAILABLE_ANNOTATION) == annotation
+    assert secret.metadata.labels[keys.WRITER_RELEASES_LABEL] == keys.WRITER_RELEASES_VALUE
+
+
+@pytest.mark.parametrize(
+    ("secret", "done"),
+    [
+        pytest.param(act.secret_object(written(())), True, id="ours-nothing-left"),
+        pytest.param(act.secret_object(written(("c1",))), False, id="ours-common-pool"),
+        pytest.param(act.secret_object(written(None)), False, id="ours-unknown"),
+    ],
+)
+def test_release_marks_done_only_when_nothing_is_left(secret: Secret, done: bool) -> None:
+    host = BareMetalHost.from_k8s({**objects.host("h"), "metadata": {
+        **objects.host("h")["metadata"], "namespace": "ns", "uid": "uid",
+        "resourceVersion": "42"}})  # fmt: skip
+    actions = decide.decide_release(host, secret)
+    releases = [a for a in actions if isinstance(a, ReleaseHost)]
+    assert len(releases) == 1 and releases[0].done is done
+
+
+def kubeconfig(tmp_path: Path, user: dict[str, Any], cluster: dict[str, Any]) -> Path:
+    document = {
+        "current-context": "c",
+        "contexts": [{"name": "c", "context": {"cluster": "k", "user": "u"}}],
+        "clusters": [{"name": "k", "cluster": cluster}],
+        "users": [{"name": "u", "user": user}],
+    }
+    path = tmp_path / "config"
+    path.write_text(yaml.safe_dump(document))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("user", "cluster", "light"),
+    [
+        pytest.param({"token": "t"}, {"server": "http://127.0.0.1:1"}, True, id="token"),
+        pytest.param({"tokenFile": "tok"}, {"server": "https://k:6443"}, True, id="token-file"),
+        pytest.param({"exec": {"command": "x"}}, {"server": "https://k:6443"}, False, id="exec"),
+        pytest.param({"token": "t"}, {"server": "https://k", "certificate-authority-data": "eA=="},
+                     False, id="embedded-ca"),
+    ],
+)  # fmt: skip
+def test_kubeconfig_simple_shapes_only(
+    tmp_path: Path, user: dict[str, Any], cluster: dict[str, Any], light: bool
+) -> None:
+    (tmp_path / "tok").write_text("from-file\n")
+    found = config.from_kubeconfig(kubeconfig(tmp_path, user, cluster))
+    assert (found is not None) is light
+    if found is not None:
+        assert found.host == cluster["server"]
+        assert found.get_api_key_with_prefix("BearerToken") in ("Bearer t", "Bearer from-file")
+
+
+def test_in_cluster_reads_a_rotated_token_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "token").write_text("first")
+    env = {"KUBERNETES_SERVICE_HOST": "10.96.0.1", "KUBERNETES_SERVICE_PORT": "443"}
+    found = config.in_cluster(env, tmp_path)
+    assert found.host == "https://10.96.0.1:443"
+    assert found.ssl_ca_cert == str(tmp_path / "ca.crt")
+    (tmp_path / "token").write_text("second")
+    assert found.get_api_key_with_prefix("BearerToken") == "Bearer first"  # still fresh
+    monkeypatch.setattr(config, "TOKEN_MAX_AGE", 0.0)
+    assert found.get_api_key_with_prefix("BearerToken") == "Bearer second"
+
+
+def test_not_in_a_cluster_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(OSError, match="not in a cluster"):
+        config.in_cluster({}, tmp_path)
