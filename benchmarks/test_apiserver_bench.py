@@ -14,9 +14,10 @@ from collections.abc import Callable, Iterator
 from typing import Any, cast
 
 import pytest
-from dhcpless.sandbox.apiserver import SandboxServer
 from kubernetes import watch
 from kubernetes.client import CustomObjectsApi
+
+from dhcpless.sandbox.apiserver import SandboxServer
 
 pytestmark = pytest.mark.bench
 

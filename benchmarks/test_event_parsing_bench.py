@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from cloudevents.core.bindings.http import to_binary_event, to_structured_event
+
 from dhcpless import keys
 from dhcpless.chain import edge
 from dhcpless.chain.gate import Gate, gate

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from dhcpless.models import BareMetalHost, IPAddress, Metal3DataTemplate, Metal3MachineTemplate
 from dhcpless.render import Address, referenced_pools, render_network_data
 from dhcpless.resolve import Resolved, resolve_template

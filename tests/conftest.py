@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from dhcpless.sandbox.apiserver import SandboxServer
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

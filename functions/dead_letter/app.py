@@ -13,10 +13,11 @@ import logging
 from typing import Final
 
 from cloudevents.core.base import BaseCloudEvent
+from flask import Flask, Response, request
+
 from dhcpless import events
 from dhcpless.errors import InvalidInput
 from dhcpless.keys import DEAD_LETTER_FUNCTION
-from flask import Flask, Response, request
 
 log = logging.getLogger(__name__)
 NAME: Final = DEAD_LETTER_FUNCTION

@@ -15,6 +15,8 @@ import functools
 import logging
 
 from cloudevents.core.base import BaseCloudEvent
+from flask import Flask
+
 from dhcpless.chain import edge, lifecycle, state
 from dhcpless.chain.act import act
 from dhcpless.chain.decide import Actions
@@ -24,7 +26,6 @@ from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import BareMetalHost
 from dhcpless.web import Settings, create_function_app
-from flask import Flask
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.HOST_REGISTRATION

@@ -20,6 +20,8 @@ import functools
 import logging
 
 from cloudevents.core.base import BaseCloudEvent
+from flask import Flask
+
 from dhcpless import events
 from dhcpless.chain import edge, external, fastpath, heal, state
 from dhcpless.chain.act import act
@@ -32,7 +34,6 @@ from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import IPAddressClaim, IPClaim, IPPool
 from dhcpless.web import Settings, create_function_app
-from flask import Flask
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.IPCLAIM_FULFILMENT

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from cloudevents.core.base import BaseCloudEvent
+from flask import Flask
+
 from dhcpless import events
 from dhcpless.chain import decide as chain_decide
 from dhcpless.chain import hang, lookup, state
@@ -27,8 +29,6 @@ from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import BareMetalHost
 from dhcpless.web import Settings, create_function_app
-from flask import Flask
-
 from functions.resync.settings import ResyncSettings
 
 log = logging.getLogger(__name__)

@@ -14,9 +14,10 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from dhcpless import keys
 from dhcpless.chain.hang import DEFAULT_HANG_SECONDS
-from pydantic import BaseModel, ConfigDict, Field
 
 
 class ResyncSettings(BaseModel):

@@ -12,6 +12,8 @@ import functools
 import logging
 
 from cloudevents.core.base import BaseCloudEvent
+from flask import Flask
+
 from dhcpless import keys
 from dhcpless.chain import decide as chain_decide
 from dhcpless.chain import edge
@@ -24,7 +26,6 @@ from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.web import Settings, create_function_app
-from flask import Flask
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.SECRET_READINESS

@@ -101,9 +101,9 @@ def test_bad_arguments_are_refused(args: tuple[str, ...]) -> None:
 
 def test_status_reads_the_cluster_in_kubeconfig(tmp_path: Path) -> None:
     """`dhcpless status` as a user runs it: KUBECONFIG names a live (sandbox) API server."""
-    from dhcpless.sandbox.apiserver import SandboxServer
     from kubernetes import client as k8s
 
+    from dhcpless.sandbox.apiserver import SandboxServer
     from tests.e2e import harness, objects
 
     with SandboxServer() as server:

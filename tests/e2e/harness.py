@@ -13,13 +13,13 @@ from typing import Any
 import yaml
 from cloudevents.core.bindings.http import to_binary_event, to_structured_event
 from cloudevents.core.v1.event import CloudEvent
-from dhcpless.keys import EventType
-from dhcpless.kube import Kube
-from dhcpless.sandbox.apiserver.server import SandboxServer
 from flask import Flask
 from flask.testing import FlaskClient
 from kubernetes import client as k8s
 
+from dhcpless.keys import EventType
+from dhcpless.kube import Kube
+from dhcpless.sandbox.apiserver.server import SandboxServer
 from functions.resync.settings import ResyncSettings
 from tests.e2e import objects, scenario
 

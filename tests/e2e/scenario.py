@@ -25,12 +25,13 @@ from typing import Any, Protocol
 
 from cloudevents.core.bindings.http import to_binary_event, to_structured_event
 from cloudevents.core.v1.event import CloudEvent
+from flask.testing import FlaskClient
+from kubernetes import client as k8s
+
 from dhcpless import keys
 from dhcpless.keys import EventType, FunctionName
 from dhcpless.kube import Kube
 from dhcpless.models import BareMetalHost, Secret
-from flask.testing import FlaskClient
-from kubernetes import client as k8s
 
 Obj = dict[str, Any]
 MAX_ROUNDS = 40

@@ -15,9 +15,9 @@ import logging
 from typing import Any
 
 import pytest
+
 from dhcpless import keys
 from dhcpless.models import Secret
-
 from tests.e2e import harness, objects, scenario
 from tests.e2e.scenario import ChainResult, Delivery
 

@@ -13,8 +13,8 @@ import copy
 from typing import Any
 
 import pytest
-from dhcpless import keys
 
+from dhcpless import keys
 from tests.e2e import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e

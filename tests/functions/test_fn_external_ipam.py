@@ -14,13 +14,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from kubernetes import client as k8s
+
 from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.capi_ipam import CapiIPAMController, load_crds
 from dhcpless.sandbox.custom_objects import CustomObjects
-from kubernetes import client as k8s
-
 from tests.e2e import harness, objects
 from tests.manifests.issue6_steps import CAPI_GROUP, external_world
 

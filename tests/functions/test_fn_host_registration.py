@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
 from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.models import Secret
 from dhcpless.sandbox.apiserver.server import SandboxServer
-
 from tests.e2e import harness, objects
 
 FN = "host-registration"

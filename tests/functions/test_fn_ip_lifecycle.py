@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from dhcpless import keys
 from dhcpless.chain.actions import DeleteIPClaim, RecordEvent, RecordPreAllocation
 from dhcpless.chain.lifecycle import (
@@ -21,7 +22,6 @@ from dhcpless.chain.lifecycle import (
 from dhcpless.keys import EventType
 from dhcpless.kube.recorder import Reason
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, IPPool
-
 from tests.e2e import harness, objects
 
 RECORD = LifecycleSettings(record_preallocation=True)

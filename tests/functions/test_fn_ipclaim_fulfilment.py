@@ -15,12 +15,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from kubernetes import client as k8s
+
 from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.models import Secret
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from kubernetes import client as k8s
-
 from tests.e2e import harness, objects, scenario
 
 FN = "ipclaim-fulfilment"

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 import pytest
 from cloudevents.core.bindings.http import to_binary_event
 from cloudevents.core.v1.event import CloudEvent
+
 from dhcpless import keys
 from dhcpless.events import PING_EVENT_TYPE
 from dhcpless.sandbox.apiserver.server import SandboxServer
-
 from tests.e2e import harness, objects, scenario
 
 FUNCTIONS = ["host-registration", "ipclaim-fulfilment", "secret-readiness", "resync"]

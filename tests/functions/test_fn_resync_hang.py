@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 from cloudevents.core.bindings.http import to_binary_event
 from cloudevents.core.v1.event import CloudEvent
+from kubernetes import client as k8s
+
 from dhcpless import keys
 from dhcpless.events import PING_EVENT_TYPE
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from kubernetes import client as k8s
-
 from tests.e2e import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e

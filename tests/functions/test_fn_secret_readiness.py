@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
 from dhcpless import keys
 from dhcpless.chain import act
 from dhcpless.chain.actions import ReleaseHost
@@ -25,7 +26,6 @@ from dhcpless.kube import Kube, PreconditionFailed
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.sandbox.apiserver.server import SandboxServer
-
 from tests.e2e import harness, objects
 
 FN = "secret-readiness"

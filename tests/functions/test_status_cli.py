@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from kubernetes import client as k8s
+
 from dhcpless import keys
 from dhcpless.kube import Kube
 from dhcpless.kube.recorder import Reason, event_body
@@ -22,8 +24,6 @@ from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.status import Phase, human_age, run_status
-from kubernetes import client as k8s
-
 from tests.e2e import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e

@@ -16,8 +16,9 @@ from typing import Any
 
 from cloudevents.core.bindings.http import to_binary_event
 from cloudevents.core.v1.event import CloudEvent
-from dhcpless.keys import EventType
 from hypothesis import strategies as st
+
+from dhcpless.keys import EventType
 
 Obj = dict[str, Any]
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import pytest
 from cloudevents.core.bindings.http import to_binary_event, to_structured_event
-from dhcpless.keys import EventType
 
+from dhcpless.keys import EventType
 from tests.e2e import scenario
 from tests.fuzz.count import GENERATED
 from tests.fuzz.strategies import Request

@@ -18,14 +18,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from dhcpless import keys
-from dhcpless.kube import Kube
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.web import Settings
 from flask import Flask
 from flask.testing import FlaskClient
 from kubernetes import client as k8s
 
+from dhcpless import keys
+from dhcpless.kube import Kube
+from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless.web import Settings
 from functions.resync.settings import ResyncSettings
 from tests.e2e import harness, objects, scenario
 

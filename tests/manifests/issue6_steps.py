@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from kubernetes import client as k8s
+
 from dhcpless import keys
 from dhcpless.chain.lifecycle import LifecycleSettings
 from dhcpless.keys import EventType, ProvisioningState
@@ -22,8 +24,6 @@ from dhcpless.kube import Kube
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.bmh_status import host_status
 from dhcpless.sandbox.custom_objects import CustomObjects
-from kubernetes import client as k8s
-
 from functions.host_registration.app import create_app as registration_app
 from functions.ipclaim_fulfilment.app import create_app as fulfilment_app
 from tests.e2e import harness as e2e

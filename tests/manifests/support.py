@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
 from dhcpless.keys import DEAD_LETTER_FUNCTION
 
 Obj = dict[str, Any]

@@ -8,6 +8,7 @@ names no ServiceAccount and is bound to no Role; every Trigger dead-letters to i
 from __future__ import annotations
 
 import pytest
+
 from dhcpless.keys import DEAD_LETTER_FUNCTION
 
 from .checks import KSVC

@@ -15,6 +15,7 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
+
 from dhcpless.keys import DEAD_LETTER_FUNCTION, FunctionName
 
 from .func_consistency import func_yaml_mismatches

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+
 from dhcpless.keys import FunctionName
 
 from .rbac import Access, compare, grants_of, source_needs, used

@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterator
 import pytest
 from cloudevents.core.bindings.http import to_binary_event
 from cloudevents.core.v1.event import CloudEvent
+from kubernetes import client as k8s
+
 from dhcpless import keys
 from dhcpless.kube import Kube
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from kubernetes import client as k8s
-
 from tests.e2e import harness as e2e
 from tests.e2e import objects, scenario
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from dhcpless import keys
 from dhcpless.sandbox.wiring import SOURCES
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from dhcpless.bench import measure, run_bench
 from dhcpless.bench_report import KEYS
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 import urllib3
+
 from dhcpless import bench_coldstart, keys
 from dhcpless.keys import EventType, FunctionName
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.processes import ProcessSpec
-
 from tests.e2e import harness, objects
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cloudevents.core.base import BaseCloudEvent
+from kubernetes import client as k8s
+
 from dhcpless import keys
 from dhcpless.sandbox.world import World
-from kubernetes import client as k8s
 
 WSGI = Callable[..., Any]
 

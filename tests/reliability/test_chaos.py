@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from dhcpless.demo_chaos import run_chaos_demo
 from dhcpless.sandbox.chaos import ChaosSettings
 

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from cloudevents.core.bindings.http import to_binary_event
+
 from dhcpless import keys
 from dhcpless.keys import EventType
-
 from tests.e2e import harness, scenario
 from tests.fuzz.world import Fuzzed, Obj, fuzzed, revision
 

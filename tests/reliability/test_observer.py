@@ -12,12 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from kubernetes import client
+
 from dhcpless import keys
 from dhcpless.demo_inventory import NAMESPACE, create, host, inventory
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.observer import Observer
-from kubernetes import client
 
 Obj = dict[str, Any]
 PAUSE = "/metadata/annotations/" + keys.PAUSED_ANNOTATION.replace("/", "~1")

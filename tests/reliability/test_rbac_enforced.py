@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kubernetes import client as k8s
+
 from dhcpless.demo_inventory import NAMESPACE, create, inventory
 from dhcpless.demo_report import observe
 from dhcpless.sandbox.apiserver.request import RequestInfo
 from dhcpless.sandbox.rbac import Authorizer, service_account
 from dhcpless.sandbox.world import World, WorldSettings
-from kubernetes import client as k8s
 
 ROOT = Path(__file__).resolve().parents[2]
 RBAC_FILES = (

@@ -14,12 +14,12 @@ import time
 from collections.abc import Iterator
 
 import pytest
+
 from dhcpless.chain import act as chain_act
 from dhcpless.chain.actions import Action, WriteSecret
 from dhcpless.demo_inventory import NAMESPACE, create, inventory
 from dhcpless.demo_report import observe
 from dhcpless.sandbox.world import World, WorldSettings
-
 from tests.reliability import leak
 
 pytestmark = pytest.mark.e2e

@@ -10,7 +10,6 @@ objects and stops serving it; delete returns a Success Status for core kinds.
 from __future__ import annotations
 
 import pytest
-from dhcpless.sandbox.apiserver import SandboxServer
 from kubernetes.client import (
     ApiClient,
     ApiException,
@@ -19,6 +18,8 @@ from kubernetes.client import (
     V1ConfigMap,
     V1Namespace,
 )
+
+from dhcpless.sandbox.apiserver import SandboxServer
 
 from .helpers import BMH, JSON, Custom, create_host, get_host, meta, status_of, watch_events
 

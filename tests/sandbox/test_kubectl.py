@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from dhcpless.sandbox.apiserver import SandboxServer
 
 pytestmark = pytest.mark.kubectl

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 import yaml
-from dhcpless.sandbox.apiserver import SandboxServer
 from kubernetes.client import ApiClient, ApiException, CoreV1Api, V1Secret
+
+from dhcpless.sandbox.apiserver import SandboxServer
 
 from .helpers import BMH, JSON, Custom, create_host, get_host, host, meta, status_of
 

@@ -17,6 +17,9 @@ from typing import Any
 
 import pytest
 import yaml
+from kubernetes import watch
+from kubernetes.client import ApiClient, ApiException, CoreV1Api, V1ConfigMap, V1ObjectMeta
+
 from dhcpless.sandbox.apiserver import (
     ApiError,
     AuditRecord,
@@ -24,8 +27,6 @@ from dhcpless.sandbox.apiserver import (
     SandboxServer,
     run_sandbox,
 )
-from kubernetes import watch
-from kubernetes.client import ApiClient, ApiException, CoreV1Api, V1ConfigMap, V1ObjectMeta
 
 from .helpers import BMH, Custom, create_host, status_of
 

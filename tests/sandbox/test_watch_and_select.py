@@ -11,8 +11,9 @@ from __future__ import annotations
 import time
 
 import pytest
-from dhcpless.sandbox.apiserver import SandboxServer
 from kubernetes.client import ApiClient, ApiException
+
+from dhcpless.sandbox.apiserver import SandboxServer
 
 from .helpers import BMH, Custom, create_host, host, status_of, watch_events
 

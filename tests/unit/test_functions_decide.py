@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 import pytest
+
 from dhcpless import keys
 from dhcpless.chain import act, state
 from dhcpless.chain.actions import CreateIPClaim, RecordEvent, ReleaseHost, WriteSecret
@@ -23,7 +24,6 @@ from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret, network_template_from_k8s
 from dhcpless.resolve import TemplateKind, TemplateRef
-
 from tests.e2e import objects
 
 REF = TemplateRef(TemplateKind.METAL3_DATA_TEMPLATE, keys.CAPM3_GROUP, "tmpl", objects.NS)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from cloudevents.core.bindings.http import HTTPMessage, to_binary_event, to_structured_event
 from cloudevents.core.v1.event import CloudEvent
+
 from dhcpless import events
 from dhcpless.keys import EventType
 

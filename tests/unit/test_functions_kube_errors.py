@@ -13,11 +13,12 @@ import json
 
 import pytest
 import urllib3.exceptions
+from kubernetes.client import exceptions as client_exceptions
+
 from dhcpless import errors
 from dhcpless.kube import errors as kube_errors
 from dhcpless.kube.errors import Verb
 from dhcpless.models import ModelError
-from kubernetes.client import exceptions as client_exceptions
 
 
 def all_client_exception_classes() -> list[type[BaseException]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from dhcpless.kube import recorder
 from dhcpless.kube.recorder import Reason, Severity
 from dhcpless.kube.refs import HostRef

@@ -4,10 +4,11 @@ gunicorn; unknown names are refused before anything starts."""
 from __future__ import annotations
 
 import pytest
+from kubernetes import client as k8s
+
 from dhcpless import serve
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube
-from kubernetes import client as k8s
 
 
 @pytest.mark.parametrize("function", list(FunctionName))

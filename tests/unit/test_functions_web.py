@@ -13,9 +13,10 @@ import pytest
 from cloudevents.core.base import BaseCloudEvent
 from cloudevents.core.bindings.http import to_binary_event
 from cloudevents.core.v1.event import CloudEvent
+from flask.testing import FlaskClient
+
 from dhcpless import errors, web
 from dhcpless.keys import FunctionName
-from flask.testing import FlaskClient
 
 RETRIED_BY_KNATIVE = {404, 408, 409, 429}
 

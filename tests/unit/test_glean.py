@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from dhcpless.rendercmd import EXIT_OK, run_render
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "render"

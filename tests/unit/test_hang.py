@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
+
 from dhcpless import keys
 from dhcpless.chain import act, hang
 from dhcpless.chain.actions import ReleaseHost
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
-from pydantic import ValidationError
-
 from functions.resync.settings import ResyncSettings
 from tests.e2e import objects
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from dhcpless.models import BareMetalHost
 from dhcpless.models.netdata import Links, MacAddress
 from dhcpless.render import RenderError

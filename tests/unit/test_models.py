@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from dhcpless.keys import ProvisioningState
 from dhcpless.models import (
     BareMetalHost,

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from dhcpless.models import ModelError
 from dhcpless.render import RenderError
 from dhcpless.render.nmstate import dump_nmstate, openstack_to_nmstate, render_nmstate

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from dhcpless import keys
 from dhcpless.chain import act, decide, fastpath
 from dhcpless.chain.actions import ReleaseHost, WriteSecret
@@ -22,7 +23,6 @@ from dhcpless.kube import config
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret
 from dhcpless.web import Settings
-
 from tests.e2e import objects
 
 TEMPLATE = "metal3datatemplates.infrastructure.cluster.x-k8s.io/ns/tmpl"

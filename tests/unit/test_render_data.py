@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+
 from dhcpless.models.netdata import NetworkData
 from dhcpless.render import Address, RenderError, render_network_data
 

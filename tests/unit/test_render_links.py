@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from dhcpless.models.netdata import Links
 from dhcpless.render import RenderError
 from dhcpless.render.openstack import render_links

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from dhcpless.models.netdata import Networks, Route, Services
 from dhcpless.render import Address, RenderError
 from dhcpless.render.openstack import render_networks, render_services

@@ -14,6 +14,7 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
+
 from dhcpless.rendercmd import EXIT_FAILED, EXIT_OK, EXIT_USAGE, run_render
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "render"

@@ -16,6 +16,7 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
+
 from dhcpless.models import BareMetalHost
 from dhcpless.render.validate import validate_network_data
 from dhcpless.rendercmd import EXIT_FAILED, EXIT_OK, run_render

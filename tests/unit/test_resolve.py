@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from dhcpless.keys import TEMPLATE_REFERENCE_ANNOTATION
 from dhcpless.models import BareMetalHost, Metal3MachineTemplate
 from dhcpless.resolve import (

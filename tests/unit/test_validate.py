@@ -15,13 +15,14 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from dhcpless.keys import ValidationRule
 from dhcpless.models import BareMetalHost, IPPool
 from dhcpless.models.netdata import NetworkData
 from dhcpless.render import Address
 from dhcpless.render.validate import Problem, validate_for_host, validate_network_data
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from .hosts import make_host
 

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from cloudevents.core.base import BaseCloudEvent
 from cloudevents.core.bindings.http import HTTPMessage, from_http_event, to_binary_event
 from cloudevents.core.v1.event import CloudEvent
-from dhcpless.sandbox.runner import FunctionService
 from flask import Flask, Response, request
+
+from dhcpless.sandbox.runner import FunctionService
 
 
 @dataclass(frozen=True)

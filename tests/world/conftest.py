@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dhcpless.sandbox.apiserver import SandboxServer
 from kubernetes import client
+
+from dhcpless.sandbox.apiserver import SandboxServer
 
 UPSTREAM_CRDS = Path(__file__).resolve().parents[2].parent / "shared" / "crds" / "metal3"
 METAL3_CRDS = tuple(

@@ -16,12 +16,12 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 import pytest
+from kubernetes import client
+
 from dhcpless import keys
 from dhcpless.sandbox.bmh_status import missing_secret_message
 from dhcpless.sandbox.bmo import BMOController
 from dhcpless.sandbox.ramdisk import GleanMode, ramdisk_boot
-from kubernetes import client
-
 from tests.world.conftest import eventually
 
 NS, MAC = "default", "52:54:00:aa:bb:01"

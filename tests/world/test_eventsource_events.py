@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from cloudevents.core.v1.event import CloudEvent
+
 from dhcpless.sandbox.eventsource import ApiServerSource
 from dhcpless.sandbox.faults import Faults
 from dhcpless.sandbox.reflector import WatchEvent

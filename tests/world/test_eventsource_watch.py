@@ -13,12 +13,12 @@ from typing import Any, cast
 
 import pytest
 from cloudevents.core.v1.event import CloudEvent
+from kubernetes import client
+
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.eventsource import ApiServerSource, SourceResource
 from dhcpless.sandbox.reflector import WatchedResource
 from dhcpless.sandbox.source_events import Mode
-from kubernetes import client
-
 from tests.world.conftest import eventually
 
 NS = "default"

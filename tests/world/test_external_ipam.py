@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from kubernetes import client
+
 from dhcpless import keys
 from dhcpless.demo_inventory import create, host
 from dhcpless.sandbox.world import World, WorldSettings
-from kubernetes import client
-
 from tests.world.conftest import eventually
 
 NS, POOL, CAPI = "demo", "ext", keys.CAPI_IPAM_GROUP

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from kubernetes import client
+
 from dhcpless import keys
 from dhcpless.demo_inventory import POOL, create, host, inventory
 from dhcpless.demo_report import observe
@@ -25,8 +27,6 @@ from dhcpless.sandbox.bmh_status import host_status
 from dhcpless.sandbox.capm3 import CAPM3Controller, metal3data_uid
 from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.world import World, WorldSettings
-from kubernetes import client
-
 from tests.world.conftest import eventually
 
 NS = "demo"

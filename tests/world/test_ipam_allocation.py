@@ -12,6 +12,7 @@ import ipaddress
 from typing import Any
 
 import pytest
+
 from dhcpless.sandbox.allocation import Allocation, AllocationFailed, address_name, allocate
 from dhcpless.sandbox.ip_ranges import candidates
 from dhcpless.sandbox.ipam_spec import IP, PoolSpec

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 import pytest
-from dhcpless import keys
-from dhcpless.sandbox.ipam import IPAMController
 from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
+from dhcpless import keys
+from dhcpless.sandbox.ipam import IPAMController
 from tests.world.conftest import eventually
 
 NS, G, V = "default", keys.IPAM_GROUP, keys.IPAM_VERSION

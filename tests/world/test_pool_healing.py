@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from kubernetes import client
+
 from dhcpless import keys
 from dhcpless.demo_inventory import POOL, create, inventory
 from dhcpless.demo_report import observe
 from dhcpless.sandbox.world import World, WorldSettings
-from kubernetes import client
-
 from tests.world.conftest import eventually
 
 NS = "demo"

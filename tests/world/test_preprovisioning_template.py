@@ -12,13 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from kubernetes import client
+
 from dhcpless import keys
 from dhcpless.crds import crd_files
 from dhcpless.demo_inventory import PREPROVISIONING_TEMPLATE, create, inventory
 from dhcpless.demo_report import observe
 from dhcpless.sandbox.world import World, WorldSettings
-from kubernetes import client
-
 from tests.world.conftest import eventually
 
 REPO = Path(__file__).resolve().parents[2]

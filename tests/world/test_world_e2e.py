@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 import yaml
+from kubernetes import client
+
 from dhcpless import keys
 from dhcpless.demo import run_demo
 from dhcpless.demo_inventory import create, host, inventory
 from dhcpless.demo_report import observe
 from dhcpless.sandbox.wiring import DELIVERY, TRIGGER_FILTERS
 from dhcpless.sandbox.world import World, WorldSettings
-from kubernetes import client
-
 from tests.world.conftest import eventually
 
 REPO = Path(__file__).resolve().parents[2]

@@ -16,6 +16,9 @@ from typing import Any
 import pytest
 from cloudevents.core.bindings.http import to_binary_event
 from cloudevents.core.v1.event import CloudEvent
+from kubernetes.client.exceptions import ApiException
+from werkzeug.test import Client
+
 from dhcpless.sandbox.custom_objects import ignore_missing, none_if_missing
 from dhcpless.sandbox.event_copy import with_attributes
 from dhcpless.sandbox.faults import FaultInjector, Faults
@@ -23,8 +26,6 @@ from dhcpless.sandbox.ifupdown import boot_nic_addresses, parse_ifupdown
 from dhcpless.sandbox.ingress import ingress_app
 from dhcpless.sandbox.ipam_state import indexes_status, pending_claims
 from dhcpless.sandbox.periodic import Periodic
-from kubernetes.client.exceptions import ApiException
-from werkzeug.test import Client
 
 NOW = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
 STAMP = "2025-01-02T03:04:05Z"
