@@ -172,3 +172,28 @@ def test_delete_event_and_vanished_host(world: SandboxServer) -> None:
     client = harness.client(world, FN)
     assert harness.deliver(client, EventType.RESOURCE_UPDATE, orphan) == (204, "")
     assert harness.writes(world, FN) == []
+
+
+def test_a_retry_after_a_failed_release_still_releases(world: SandboxServer) -> None:
+    """The writer created the Secret, then its release failed (503): Knative retries the
+    event, the create now finds the Secret, and the retry must still release the host."""
+    from dhcpless.sandbox.apiserver import ApiError, RequestInfo
+
+    failures = []
+
+    def fail_first_host_patch(request: RequestInfo) -> ApiError | None:
+        if request.verb == "patch" and request.resource == "baremetalhosts" and not failures:
+            failures.append(request)
+            return ApiError(503, "ServiceUnavailable", "injected: API server busy")
+        return None
+
+    fulfil(world, "pool4", "pool6")
+    world.fault = fail_first_host_patch
+    assert post(world, "pool6")[0] == 503
+    assert harness.get(world, "Secret", SECRET) is not None
+    assert post(world, "pool6") == (204, "")
+    host = harness.get(world, "BareMetalHost", "host-0")
+    assert host is not None
+    assert len(failures) == 1
+    assert host["spec"].get("preprovisioningNetworkDataName") == SECRET
+    assert keys.PAUSED_ANNOTATION not in host["metadata"].get("annotations", {})
