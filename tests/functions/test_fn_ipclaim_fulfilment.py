@@ -179,7 +179,7 @@ def test_a_retry_after_a_failed_release_still_releases(world: SandboxServer) -> 
     event, the create now finds the Secret, and the retry must still release the host."""
     from dhcpless.sandbox.apiserver import ApiError, RequestInfo
 
-    failures = []
+    failures: list[RequestInfo] = []
 
     def fail_first_host_patch(request: RequestInfo) -> ApiError | None:
         if request.verb == "patch" and request.resource == "baremetalhosts" and not failures:
