@@ -37,7 +37,8 @@ def _pip(*args: str) -> None:
 
 
 def ensure_env(group: str | None) -> None:
-    """Create .venv and install the project (editable) plus one dependency group."""
+    """Create .venv and install the project (editable, with the `sandbox` extra the demo
+    needs) plus one dependency group."""
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()[:16]
     stamp = VENV / f".installed-{group or 'runtime'}-{digest}"
     if stamp.exists():
@@ -47,7 +48,7 @@ def ensure_env(group: str | None) -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     print(f"dev.py: installing metal3-dhcpless ({group or 'runtime'} dependencies)", flush=True)
     _pip(f"pip>={MIN_PIP}")
-    _pip("-e", ".", *(("--group", group) if group else ()))
+    _pip("-e", ".[sandbox]", *(("--group", group) if group else ()))
     for old in VENV.glob(".installed-*"):
         old.unlink()
     stamp.touch()

@@ -125,7 +125,11 @@ def _positive(text: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
-    return run(args)
+    try:
+        return run(args)
+    except ModuleNotFoundError as err:  # an optional extra (the sandbox's glean) is missing
+        print(f"dhcpless {args.command}: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -127,3 +127,25 @@ def test_status_reads_the_cluster_in_kubeconfig(tmp_path: Path) -> None:
     assert [(row["name"], row["phase"]) for row in rows] == [
         ("waiting-host", "waiting for template")
     ]
+
+
+def test_demo_without_glean_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """glean is the `sandbox` extra: without it the demo stops at start with the install hint."""
+    import importlib
+
+    from dhcpless import cli
+
+    real = importlib.import_module
+
+    def no_glean(name: str, package: str | None = None) -> object:
+        if name.startswith("glean"):
+            raise ModuleNotFoundError("No module named 'glean'", name="glean")
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", no_glean)
+    assert cli.main(["demo", "--hosts", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("dhcpless demo: the sandbox's ramdisk boot runs glean")
+    assert "metal3-dhcpless[sandbox]" in err

@@ -29,7 +29,7 @@ from dhcpless.sandbox.bmh_status import (
 )
 from dhcpless.sandbox.controller import Controller
 from dhcpless.sandbox.custom_objects import CustomObjects
-from dhcpless.sandbox.ramdisk import BootResult, GleanMode, ramdisk_boot
+from dhcpless.sandbox.ramdisk import BootResult, GleanMode, ramdisk_boot, require_glean
 from dhcpless.sandbox.reflector import WatchedResource, WatchEvent
 
 __all__ = ["BMOController", "HostKey"]
@@ -59,6 +59,7 @@ class BMOController(Controller[HostKey]):
         glean_mode: GleanMode = GleanMode.SUBPROCESS,
         workers: int = 4,
     ) -> None:
+        require_glean()  # fail at start, with the install hint, not at the first boot
         self._hosts = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION)
         self._secrets = PreprovisioningSecrets(api)
         self._glean_mode = glean_mode

@@ -9,6 +9,7 @@ nothing on this machine changes; `ifupdown` reads back what it would have writte
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -19,9 +20,8 @@ from argparse import Namespace
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
+from types import ModuleType
 from typing import Any
-
-from glean import cmd as glean
 
 from dhcpless.sandbox.ifupdown import BootResult, boot_nic_addresses, parse_ifupdown
 
@@ -34,6 +34,23 @@ _IN_PROCESS = threading.Lock()
 """In-process glean runs one at a time: `warnings.catch_warnings` is process-global."""
 
 _GLEAN_TIMEOUT = 30
+
+INSTALL_HINT = "pip install 'metal3-dhcpless[sandbox]'"
+
+
+class GleanMissing(ModuleNotFoundError):
+    """The sandbox's ramdisk boot needs glean, an optional dependency (the `sandbox` extra).
+
+    The functions never need it, so the container image does not carry it."""
+
+
+def require_glean() -> ModuleType:
+    """glean's command module, or a `GleanMissing` that says how to install it."""
+    try:
+        return importlib.import_module("glean.cmd")
+    except ModuleNotFoundError as err:
+        message = f"the sandbox's ramdisk boot runs glean, which is not installed: {INSTALL_HINT}"
+        raise GleanMissing(message) from err
 
 
 class GleanMode(StrEnum):
@@ -90,6 +107,7 @@ def _run_glean(root: str, mode: GleanMode) -> dict[str, str]:
         return _parse_noop_output(out.stdout)
     args = Namespace(root=root, distro=_DISTRO, noop=True, interface=None)
     args.skip_dns, args.no_dhcp_fallback, args.use_nm = True, True, False
+    glean = require_glean()
     with _IN_PROCESS, warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)  # glean never closes what it opens
         interfaces = glean.get_config_drive_interfaces(glean.get_network_info(args))
