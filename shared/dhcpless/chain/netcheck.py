@@ -27,7 +27,7 @@ from dhcpless.kube.client import Kube
 from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPPool, Secret
-from dhcpless.render.validate import Problem, validate_network_data
+from dhcpless.render.problem import Problem
 
 
 class _Entry(BaseModel):
@@ -71,6 +71,8 @@ def release_refusals(host: BareMetalHost, secret: Secret) -> tuple[RecordEvent, 
     Call only once `problem(secret)` is None. Pools are not listed here: a Secret we wrote
     passed the pool rule when rendered, and a user's Secret names no pool.
     """
+    from dhcpless.render.validate import validate_network_data  # cold start: only when used
+
     document = yaml.safe_load(secret.decoded(keys.NETWORK_DATA_KEY) or "")
     found = validate_network_data(document, host) if isinstance(document, Mapping) else ()
     return _events(host, f"Secret {secret.metadata.name}", found)
@@ -85,6 +87,8 @@ def render_refusals(
     returned, before `WriteSecret`, with the IPPools `pools_to_check` gathered; return its
     Events instead of writing when it returns any.
     """
+    from dhcpless.render.validate import validate_network_data  # cold start: only when used
+
     names = {p.name for p in _referenced(host, found)}
     mine = [p for p in pools if p.metadata.name in names]
     others = [p for p in pools if p.metadata.name not in names]

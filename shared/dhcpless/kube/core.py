@@ -14,9 +14,16 @@ from typing import Any
 
 from kubernetes.client import ApiClient
 
+from dhcpless import keys
+
 SECRETS = "/api/v1/namespaces/{namespace}/secrets"
 SECRET = SECRETS + "/{name}"
 EVENTS = "/api/v1/namespaces/{namespace}/events"
+ALL_HOSTS = f"/apis/{keys.BMO_GROUP}/{keys.BMO_VERSION}/baremetalhosts"
+"""BareMetalHost reads too: the first read of most events, so a cold start does not pay for
+`CustomObjectsApi` (see `Kube._custom`)."""
+HOSTS = f"/apis/{keys.BMO_GROUP}/{keys.BMO_VERSION}/namespaces/{{namespace}}/baremetalhosts"
+HOST = HOSTS + "/{name}"
 
 
 def request(
