@@ -196,3 +196,17 @@ WRITER_RELEASES_LABEL: Final = "dhcpless.metal3.io/writer-releases"
 the same act, so the Secret source leaves these out and secret-readiness serves the others
 (Secrets with our labels written by hand or by an older version)."""
 WRITER_RELEASES_VALUE: Final = "true"
+
+NETWORK_DATA_FORMAT_ANNOTATION: Final = "dhcpless.metal3.io/network-data-format"
+"""On a template (and recorded on the Secret we write): a `NetworkDataFormat` value."""
+
+
+class NetworkDataFormat(StrEnum):
+    """What the Secret holds, chosen per template with `NETWORK_DATA_FORMAT_ANNOTATION`."""
+
+    OPENSTACK = "openstack"
+    """`networkData`: OpenStack network_data.json (what BMO hands Ironic and glean reads)."""
+    NMSTATE = "nmstate"
+    """Also key `nmstate`: nmstate YAML (what OpenShift's image customization reads)."""
+    NMSTATE_IN_NETWORK_DATA = "nmstate-in-networkdata"
+    """`networkData` holds nmstate YAML instead (what SUSE's tooling reads)."""

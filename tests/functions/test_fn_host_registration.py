@@ -152,6 +152,18 @@ def user_secret(text: str) -> dict[str, Any]:
     }
 
 
+NMSTATE = "interfaces: [{name: eth0, type: ethernet, state: up}]"
+
+
+def nmstate_secret(text: str) -> dict[str, Any]:
+    """A hand-written Secret claiming to hold nmstate under networkData: we cannot check that
+    against the host, so it is refused (only Secrets we render may do it)."""
+    obj = user_secret(text)
+    fmt = keys.NetworkDataFormat.NMSTATE_IN_NETWORK_DATA.value
+    obj["metadata"]["annotations"] = {keys.NETWORK_DATA_FORMAT_ANNOTATION: fmt}
+    return obj
+
+
 @pytest.mark.parametrize(
     ("secret", "paused", "reason"),
     [
@@ -159,6 +171,12 @@ def user_secret(text: str) -> dict[str, Any]:
         pytest.param(None, True, ("Warning", "SecretMissing"), id="missing"),
         pytest.param(user_secret(""), True, ("Warning", "SecretInvalid"), id="empty"),
         pytest.param(user_secret("{]"), True, ("Warning", "SecretInvalid"), id="garbage"),
+        pytest.param(
+            nmstate_secret(NMSTATE), True, ("Warning", "InvalidNetworkData"), id="nmstate-by-hand"
+        ),
+        pytest.param(
+            nmstate_secret("links: []"), True, ("Warning", "SecretInvalid"), id="not-nmstate"
+        ),
     ],
 )
 def test_user_named_secret(

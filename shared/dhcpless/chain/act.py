@@ -219,14 +219,22 @@ def secret_object(action: WriteSecret, settings: Settings | None = None) -> Secr
         keys.WRITER_RELEASES_LABEL: keys.WRITER_RELEASES_VALUE,
     }
     meta: dict[str, Any] = {"name": action.name, "namespace": action.namespace, "labels": labels}
+    annotations: dict[str, str] = {}
     if action.common_pools is not None:
         opted_in = settings is not None and settings.release_decoupled
         pools = ",".join([*action.common_pools, *(action.decoupled_pools if opted_in else ())])
-        meta["annotations"] = {keys.RELEASED_AT_AVAILABLE_ANNOTATION: pools}
+        annotations[keys.RELEASED_AT_AVAILABLE_ANNOTATION] = pools
+    if action.data_format is not keys.NetworkDataFormat.OPENSTACK:
+        annotations[keys.NETWORK_DATA_FORMAT_ANNOTATION] = action.data_format.value
+    if annotations:
+        meta["annotations"] = annotations
+    data = {keys.NETWORK_DATA_KEY: Secret.encode(action.network_data)}
+    if action.nmstate is not None:
+        data[keys.NMSTATE_KEY] = Secret.encode(action.nmstate)
     return Secret.model_validate(
         {
             "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},
             "type": "Opaque",
-            "data": {keys.NETWORK_DATA_KEY: Secret.encode(action.network_data)},
+            "data": data,
         }
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from dhcpless.keys import NetworkDataFormat
 from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
 
@@ -35,6 +36,10 @@ class WriteSecret:
     decoupled_pools: tuple[str, ...] = ()
     """... and those it keeps unless opted in. Recorded on the Secret
     (`keys.RELEASED_AT_AVAILABLE_ANNOTATION`), so the release can mark a host done."""
+    data_format: NetworkDataFormat = NetworkDataFormat.OPENSTACK
+    """What `network_data` holds (`chain.formats`); recorded on the Secret when not OpenStack."""
+    nmstate: str | None = field(default=None, repr=False)
+    """nmstate YAML for the Secret key `nmstate` (format `nmstate`); never logged."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,11 +9,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 
+import yaml
+
 from dhcpless import keys, render
-from dhcpless.chain import external, lifecycle, netcheck
+from dhcpless.chain import external, formats, lifecycle, netcheck
 from dhcpless.chain.act import secret_object
 from dhcpless.chain.actions import (
     Action,
@@ -26,6 +27,7 @@ from dhcpless.chain.actions import (
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.lookup import Found, Problem
 from dhcpless.chain.netcheck import problem as secret_problem
+from dhcpless.keys import NetworkDataFormat
 from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, IPPool, Secret
@@ -116,15 +118,18 @@ def _write(
         return (event(host, Reason.RENDER_FAILED, f"{found.ref}: {err}"),)
     if document is None:
         return (event(host, Reason.INVALID_TEMPLATE, f"{found.ref} has no network data"),)
-    text = json.dumps(document, sort_keys=True)
+    fmt = formats.template_format(found)
+    if not isinstance(fmt, NetworkDataFormat):
+        return (event(host, Reason.INVALID_TEMPLATE, f"{found.ref}: {fmt}"),)
+    text, nmstate = formats.texts(fmt, document)
     if existing is not None:
-        return _compare(host, existing, document)
+        return _compare(host, existing, text)
     refused = netcheck.render_refusals(host, found, document, ippools)
     if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
         return refused
     common, decoupled = _lifecycle_pools(host, found, ippools)
     write = WriteSecret(
-        host.namespace, secret_name(host), HostRef.of(host), text, common, decoupled
+        host.namespace, secret_name(host), HostRef.of(host), text, common, decoupled, fmt, nmstate
     )
     return (
         write,
@@ -147,11 +152,13 @@ def _lifecycle_pools(
     return tuple(p.name for p in refs if p.name not in kept), kept
 
 
-def _compare(host: BareMetalHost, existing: Secret, document: object) -> Actions:
-    """Rendered once: an equal Secret is done, a different one is reported and left alone."""
+def _compare(host: BareMetalHost, existing: Secret, text: str) -> Actions:
+    """Rendered once: an equal Secret is done, a different one is reported and left alone.
+
+    Compared as data (JSON is YAML), in the format the template asks for (`chain.formats`)."""
     try:
-        same = json.loads(existing.decoded(keys.NETWORK_DATA_KEY) or "null") == document
-    except ValueError:
+        same = yaml.safe_load(existing.decoded(keys.NETWORK_DATA_KEY) or "") == yaml.safe_load(text)
+    except (ValueError, yaml.YAMLError):
         same = False
     if same:  # rendered before: release with it (nothing, once released)
         return decide_release(host, existing)

@@ -21,6 +21,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dhcpless import keys, render
+from dhcpless.chain import formats
 from dhcpless.chain.actions import RecordEvent
 from dhcpless.chain.lookup import Found
 from dhcpless.kube.client import Kube
@@ -58,6 +59,8 @@ def problem(secret: Secret) -> str | None:
         return f"{where}: {keys.NETWORK_DATA_KEY} is not base64-encoded UTF-8"
     if not text or not text.strip():
         return f"{where} has no {keys.NETWORK_DATA_KEY}"
+    if formats.secret_format(secret) is keys.NetworkDataFormat.NMSTATE_IN_NETWORK_DATA:
+        return _nmstate_problem(where, text)
     try:
         _NetworkData.model_validate(yaml.safe_load(text))
     except (yaml.YAMLError, ValidationError):
@@ -65,14 +68,32 @@ def problem(secret: Secret) -> str | None:
     return None
 
 
+def _nmstate_problem(where: str, text: str) -> str | None:
+    """The shape of nmstate: a mapping with a non-empty `interfaces` list."""
+    try:
+        state = yaml.safe_load(text)
+    except yaml.YAMLError:
+        state = None
+    if isinstance(state, Mapping) and isinstance(state.get("interfaces"), list):
+        return None if state["interfaces"] else f"{where}: nmstate has no interfaces"
+    return f"{where}: {keys.NETWORK_DATA_KEY} is not an nmstate document"
+
+
 def release_refusals(host: BareMetalHost, secret: Secret) -> tuple[RecordEvent, ...]:
     """Pure. The Events that refuse releasing `host` with `secret` (empty: release it).
 
     Call only once `problem(secret)` is None. Pools are not listed here: a Secret we wrote
-    passed the pool rule when rendered, and a user's Secret names no pool.
+    passed the pool rule when rendered, and a user's Secret names no pool. nmstate under
+    `networkData` was checked in its OpenStack form before it was written; here only its shape.
     """
     from dhcpless.render.validate import validate_network_data  # cold start: only when used
 
+    if formats.secret_format(secret) is keys.NetworkDataFormat.NMSTATE_IN_NETWORK_DATA:
+        if (secret.metadata.labels or {}).get(keys.WRITER_RELEASES_LABEL):
+            return ()  # ours: its OpenStack form passed every rule before it was written
+        reason = "nmstate under networkData is only accepted from Secrets this project renders"
+        message = f"Secret {secret.metadata.name}: {reason}"
+        return (RecordEvent(HostRef.of(host), Reason.INVALID_NETWORK_DATA, message),)
     document = yaml.safe_load(secret.decoded(keys.NETWORK_DATA_KEY) or "")
     found = validate_network_data(document, host) if isinstance(document, Mapping) else ()
     return _events(host, f"Secret {secret.metadata.name}", found)
