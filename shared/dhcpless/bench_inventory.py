@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from dhcpless import keys
-from dhcpless.demo_inventory import ROLE, host
+from dhcpless.demo_inventory import host, kube_object, machine_template
 
 NAMESPACE, TEMPLATE = "bench", "bench"
 _CAPM3 = f"{keys.CAPM3_GROUP}/{keys.CAPM3_VERSION}"
@@ -24,17 +24,11 @@ def pool_name(index: int) -> str:
 def setup(pools: int, namespace: str = NAMESPACE) -> list[dict[str, Any]]:
     """Namespace, pools, data template and machine template (no hosts)."""
     meta = {"namespace": namespace}
-    selector = {"matchLabels": {"role": ROLE}}
-    machine = {
-        "dataTemplate": {"name": TEMPLATE},
-        "hostSelector": selector,
-        "image": {"url": "http://images.example/os.qcow2", "checksum": "sha256:0"},
-    }
     return [
         {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}},
-        *(_obj(_IPAM, "IPPool", pool_name(k), meta, _pool(k)) for k in range(pools)),
-        _obj(_CAPM3, "Metal3DataTemplate", TEMPLATE, meta, {"networkData": _network(pools)}),
-        _obj(_CAPM3, "Metal3MachineTemplate", ROLE, meta, {"template": {"spec": machine}}),
+        *(kube_object(_IPAM, "IPPool", pool_name(k), meta, _pool(k)) for k in range(pools)),
+        kube_object(_CAPM3, "Metal3DataTemplate", TEMPLATE, meta, {"networkData": _network(pools)}),
+        machine_template(namespace, TEMPLATE),
     ]
 
 
@@ -66,15 +60,4 @@ def _network(pools: int) -> dict[str, Any]:
         "links": {"ethernets": [nic]},
         "networks": {"ipv4": networks},
         "services": {"dnsFromIPPool": pool_name(0)},
-    }
-
-
-def _obj(
-    api_version: str, kind: str, name: str, meta: dict[str, Any], spec: dict[str, Any]
-) -> dict[str, Any]:
-    return {
-        "apiVersion": api_version,
-        "kind": kind,
-        "metadata": {"name": name, **meta},
-        "spec": spec,
     }

@@ -34,17 +34,11 @@ def inventory(hosts: int, namespace: str = NAMESPACE) -> list[dict[str, Any]]:
         "gateway": "192.168.111.1",
         "dnsServers": ["192.168.111.1"],
     }
-    selector = {"matchLabels": {"role": ROLE}}
-    machine_spec = {
-        "dataTemplate": {"name": TEMPLATE},
-        "hostSelector": selector,
-        "image": {"url": "http://images.example/os.qcow2", "checksum": "sha256:0"},
-    }
     return [
         {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}},
-        _obj(f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}", "IPPool", POOL, meta, pool_spec),
-        _obj(_CAPM3, "Metal3DataTemplate", TEMPLATE, meta, {"networkData": _network_data()}),
-        _obj(_CAPM3, "Metal3MachineTemplate", ROLE, meta, {"template": {"spec": machine_spec}}),
+        kube_object(f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}", "IPPool", POOL, meta, pool_spec),
+        kube_object(_CAPM3, "Metal3DataTemplate", TEMPLATE, meta, {"networkData": _network_data()}),
+        machine_template(namespace, TEMPLATE),
         _preprovisioning_template(namespace),
         *(_annotated(host(i, namespace)) if i == hosts - 1 > 0 else host(i, namespace)
           for i in range(hosts)),
@@ -54,7 +48,7 @@ def inventory(hosts: int, namespace: str = NAMESPACE) -> list[dict[str, Any]]:
 def _preprovisioning_template(namespace: str) -> dict[str, Any]:
     spec = {"preprovisioningNetworkData": _network_data()}
     kind = "Metal3PreprovisioningDataTemplate"
-    return _obj(_CAPM3, kind, PREPROVISIONING_TEMPLATE, {"namespace": namespace}, spec)
+    return kube_object(_CAPM3, kind, PREPROVISIONING_TEMPLATE, {"namespace": namespace}, spec)
 
 
 def _annotated(obj: dict[str, Any]) -> dict[str, Any]:
@@ -90,7 +84,7 @@ def _network_data() -> dict[str, Any]:
 
 def host(index: int, namespace: str = NAMESPACE) -> dict[str, Any]:
     """A paused BareMetalHost with a virtual-media BMC and a boot MAC."""
-    obj = _obj(
+    obj = kube_object(
         "metal3.io/v1alpha1",
         "BareMetalHost",
         f"host-{index:03d}",
@@ -109,9 +103,21 @@ def host(index: int, namespace: str = NAMESPACE) -> dict[str, Any]:
     return obj
 
 
-def _obj(
+def machine_template(namespace: str, template: str) -> dict[str, Any]:
+    """A Metal3MachineTemplate whose hostSelector (`role: ROLE`) leads to `template`."""
+    spec = {
+        "dataTemplate": {"name": template},
+        "hostSelector": {"matchLabels": {"role": ROLE}},
+        "image": {"url": "http://images.example/os.qcow2", "checksum": "sha256:0"},
+    }
+    meta = {"namespace": namespace}
+    return kube_object(_CAPM3, "Metal3MachineTemplate", ROLE, meta, {"template": {"spec": spec}})
+
+
+def kube_object(
     api_version: str, kind: str, name: str, meta: dict[str, Any], spec: dict[str, Any]
 ) -> dict[str, Any]:
+    """A namespaced object with a spec, as the inventories build them."""
     return {
         "apiVersion": api_version,
         "kind": kind,
