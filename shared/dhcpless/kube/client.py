@@ -132,12 +132,7 @@ class Kube:
 
     def list_addresses(self, namespace: str, label_selector: str) -> list[IPAddress]:
         """IPAddresses carry their claim's labels (IPAM copies them): one host's, by selector."""
-        with translated(Verb.LIST, f"IPAddresses in {namespace}"):
-            raw = self._custom.list_namespaced_custom_object(
-                keys.IPAM_GROUP, keys.IPAM_VERSION, namespace, "ipaddresses",
-                label_selector=label_selector,
-            )  # fmt: skip
-            return [IPAddress.from_k8s(item) for item in _items(raw)]
+        return self._list_ipam(IPAddress, "ipaddresses", namespace, label_selector)
 
     def create_claim(self, claim: IPClaim) -> IPClaim:
         """Raises AlreadyExists (an outcome) when a claim of that name is there already."""
@@ -156,12 +151,17 @@ class Kube:
 
     def list_claims(self, namespace: str, label_selector: str) -> list[IPClaim]:
         """Claims in one namespace matching a selector (scoped to one host by the caller)."""
-        with translated(Verb.LIST, f"IPClaims in {namespace}"):
+        return self._list_ipam(IPClaim, "ipclaims", namespace, label_selector)
+
+    def _list_ipam(
+        self, model: type[M], plural: str, namespace: str, label_selector: str
+    ) -> list[M]:
+        with translated(Verb.LIST, f"{plural} in {namespace}"):
             raw = self._custom.list_namespaced_custom_object(
-                keys.IPAM_GROUP, keys.IPAM_VERSION, namespace, "ipclaims",
+                keys.IPAM_GROUP, keys.IPAM_VERSION, namespace, plural,
                 label_selector=label_selector,
             )  # fmt: skip
-            return [IPClaim.from_k8s(item) for item in _items(raw)]
+            return [model.from_k8s(item) for item in _items(raw)]
 
     def _get_ipam(self, model: type[M], plural: str, namespace: str, name: str) -> M:
         with translated(Verb.GET, f"{plural} {namespace}/{name}"):
