@@ -13,7 +13,6 @@ stops the container at start with one clear line.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
 import os
 import socket
@@ -140,8 +139,6 @@ def served(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Served]:
     function: str = request.param
-    if importlib.util.find_spec(f"functions.{SERVED_PACKAGES[function]}.app") is None:
-        pytest.skip(f"functions/{SERVED_PACKAGES[function]}/app.py does not exist yet")
     port = _free_port()
     with _empty_cluster() as (api, api_requests):
         tmp = tmp_path_factory.mktemp(function)

@@ -93,10 +93,6 @@ def _triggers() -> dict[str, dict[str, Any]]:
     return {d["metadata"]["name"]: d["spec"] for d in docs if d and d.get("kind") == "Trigger"}
 
 
-@pytest.mark.skipif(
-    not (REPO / "eventing" / "triggers.yaml").exists(),
-    reason="eventing/triggers.yaml not in this checkout",
-)
 def test_triggers_match_eventing_manifests() -> None:
     manifests = _triggers()
     assert sorted(manifests) == sorted(name.value for name in TRIGGER_FILTERS)
