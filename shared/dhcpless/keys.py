@@ -136,6 +136,8 @@ class ValidationRule(StrEnum):
     ROUTE = "route"
     DNS = "dns"
     POOL_OVERLAP = "pool-overlap"
+    IRONIC = "ironic"
+    """What Ironic's API refuses as node `network_data` (`render.validate_ironic`)."""
 
 
 # --- appended by release bookkeeping, hang detection, status and dead-letter -------------
