@@ -9,9 +9,9 @@ channel back), so every such problem is found here first, all at once.
 `validate_network_data` works on the rendered OpenStack document (exactly what the
 ramdisk reads); `validate_for_host` renders first. Both are pure and return every
 problem found, in rule order: what Ironic's API refuses (`validate_ironic`, on the raw
-document, since BMO hands it to Ironic unchanged), document shape, link MACs, link references, cycles, boot
-NIC, addresses, routes, DNS, pools. An empty tuple means "safe to unpause".
-Messages name links, networks, addresses and pools; they hold no credentials.
+document, since BMO hands it to Ironic unchanged), document shape, link MACs, link
+references, cycles, boot NIC, addresses, routes, DNS, pools. An empty tuple means "safe to
+unpause". Messages name links, networks, addresses and pools; they hold no credentials.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from dhcpless.render.openstack import render_network_data
 from dhcpless.render.osdoc import parse_rendered
 from dhcpless.render.problem import Problem
 from dhcpless.render.validate_boot import boot_mac_problems
-from dhcpless.render.validate_ironic import ironic_problems
 from dhcpless.render.validate_ip import address_problems, dns_problems, route_problems
+from dhcpless.render.validate_ironic import ironic_problems
 from dhcpless.render.validate_links import cycle_problems, mac_problems, reference_problems
 from dhcpless.render.validate_pools import pool_problems
 
