@@ -39,3 +39,12 @@ def ironic_errors(document: Any) -> list[str]:
         f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
         for e in validator.iter_errors(document)
     ]
+
+
+def schema_check(document: Any) -> list[str]:
+    """A `NetworkDataCheck` for the BMO stand-in: Ironic's schema, reasons without values."""
+    validator = jsonschema.Draft7Validator(ironic_schema())
+    return [
+        f"{'/'.join(map(str, e.absolute_path)) or '(document)'}: fails {e.validator}"
+        for e in validator.iter_errors(document)
+    ]
