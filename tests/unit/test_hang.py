@@ -3,8 +3,9 @@
 Covers: `hanging` is true only for a host we released (annotation), unpaused, inspecting, in
 registration error or silently `registering` (Ironic refused its data), for at least the
 threshold; the registering Warning names the likely causes and what to check; an unreadable
-stamp is not a hang; the release patch stamps the time as its last op; `ResyncSettings` reads NAMESPACE, then the
-service-account namespace file, then `default`, and refuses a malformed threshold.
+stamp is not a hang; the release patch stamps the time as its last op; `ResyncSettings`
+reads NAMESPACE, then the service-account namespace file, then `default`, and refuses a
+malformed threshold.
 """
 
 from __future__ import annotations
