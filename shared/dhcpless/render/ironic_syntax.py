@@ -5,6 +5,9 @@ Ironic's API validates every update of a node's `network_data` against its JSON 
 `jsonschema.validate` over `ironic/api/controllers/v1/network-data-schema.json`). The checks
 here are written for this project from what that schema requires; tests hold each one to the
 schema itself. Every predicate takes any JSON value, so a wrong type is simply "not valid".
+One deliberate difference: the schema's IPv4 netmask pattern is anchored only at its two ends,
+so a string that merely contains a mask (e.g. `255.255.0.01`) passes it; here a netmask must be
+exactly a mask, since no consumer could use anything else.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ _MAC = re.compile(r"[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5}")
 _OCTET_LOOSE = re.compile(r"[0-9]{1,3}")  # host addresses: leading zeros are accepted
 _OCTET_STRICT = re.compile(r"0|[1-9][0-9]{0,2}")  # network addresses and masks: none
 _PREFIX_SUFFIX = re.compile(r"(.*)/[0-9]{1,2}")
+_ZONE = re.compile(r"[0-9a-zA-Z]+")
 _V4_TAIL = re.compile(r"(?:::(?:ffff(?::0{1,4})?:)?|(?:[0-9a-fA-F]{1,4}:){1,4}:)[0-9.]+")
 
 
@@ -114,7 +118,8 @@ def is_ipv6_gateway(value: Any) -> bool:
         return False
     if "%" in value:
         address, _, zone = value.partition("%")
-        return address.startswith("fe80:") and zone.isalnum() and _parses_v6(address)
+        link_local = address.startswith("fe80:") and _ZONE.fullmatch(zone) is not None
+        return link_local and _parses_v6(address)
     if "." in value:
         return _V4_TAIL.fullmatch(value) is not None and _parses_v6(value)
     return _parses_v6(value)
