@@ -181,7 +181,7 @@ OFF_LINK = {
         pytest.param(
             _doc(network={"id": "n4", "type": "ipv4_dhcp", "link": "eth0"}),
             "ironic: networks[0].network_id: missing or not a string; Ironic requires it on "
-            "every network (Ironic refuses it: ironic-network-id)",
+            "every network (rule ironic-network-id)",
             id="fail (issue 11): no network_id, Ironic would refuse it",
         ),
         pytest.param(

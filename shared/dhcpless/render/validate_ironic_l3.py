@@ -66,7 +66,7 @@ def _addresses(
     if "ip_address" in network and not family["host"](network["ip_address"]):
         yield finding(IronicRule.ADDRESS, f"{where}.ip_address", "not an address of its family")
     if "netmask" in network and not family["mask"](network["netmask"]):
-        yield finding(IronicRule.NETMASK, f"{where}.netmask", "not a netmask Ironic accepts")
+        yield finding(IronicRule.NETMASK, f"{where}.netmask", "not a netmask of its family")
     routes = network.get("routes", [])
     if not isinstance(routes, list):
         yield finding(IronicRule.ROUTE, f"{where}.routes", "not an array")
@@ -86,7 +86,7 @@ def _route(where: str, route: Any, family: Mapping[str, Check]) -> Iterator[Prob
     if "network" in route and not family["net"](route["network"]):
         yield finding(IronicRule.ROUTE, f"{where}.network", "not a network of its family")
     if "netmask" in route and not family["mask"](route["netmask"]):
-        yield finding(IronicRule.NETMASK, f"{where}.netmask", "not a netmask Ironic accepts")
+        yield finding(IronicRule.NETMASK, f"{where}.netmask", "not a netmask of its family")
     if "gateway" in route and not family["gw"](route["gateway"]):
         yield finding(IronicRule.GATEWAY, f"{where}.gateway", "not a gateway of its family")
     if "services" in route:
