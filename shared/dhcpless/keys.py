@@ -136,6 +136,8 @@ class ValidationRule(StrEnum):
     ROUTE = "route"
     DNS = "dns"
     POOL_OVERLAP = "pool-overlap"
+    IRONIC = "ironic"
+    """What Ironic's API refuses as node `network_data` (`render.validate_ironic`)."""
 
 
 # --- appended by release bookkeeping, hang detection, status and dead-letter -------------
@@ -207,6 +209,15 @@ class NetworkDataFormat(StrEnum):
     OPENSTACK = "openstack"
     """`networkData`: OpenStack network_data.json (what BMO hands Ironic and glean reads)."""
     NMSTATE = "nmstate"
-    """Also key `nmstate`: nmstate YAML (what OpenShift's image customization reads)."""
+    """Also key `nmstate`: nmstate YAML (what OpenShift's image customization reads, with BMO
+    `--build-preprov-image`); `networkData` stays OpenStack, so it works with stock BMO too."""
     NMSTATE_IN_NETWORK_DATA = "nmstate-in-networkdata"
-    """`networkData` holds nmstate YAML instead (what SUSE's tooling reads)."""
+    """`networkData` holds nmstate YAML instead: only for a PreprovisioningImage builder that
+    reads `networkData` as nmstate. Stock BMO hands `networkData` to Ironic, whose schema refuses
+    nmstate (the host would stay `registering`), so it needs `PREPROV_IMAGE_BUILDER_ANNOTATION`."""
+
+
+PREPROV_IMAGE_BUILDER_ANNOTATION: Final = "dhcpless.metal3.io/preprov-image-builder"
+"""On a template, "true": its hosts' BMO runs with `--build-preprov-image`, so BMO does not set
+the Ironic node's `network_data` and a PreprovisioningImage builder reads the Secret instead.
+Decides which `NetworkDataFormat`s can work (`chain.formats`)."""

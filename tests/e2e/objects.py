@@ -129,7 +129,8 @@ NO_POOLS: Obj = {
 
 VALID_NETWORK_DATA = (
     '{"links": [{"id": "eth0", "type": "phy", "ethernet_mac_address": "' + MAC + '"}], '
-    '"networks": [{"id": "dhcp4", "type": "ipv4_dhcp", "link": "eth0"}], "services": []}'
+    '"networks": [{"id": "dhcp4", "type": "ipv4_dhcp", "link": "eth0", "network_id": "dhcp4"}], '
+    '"services": []}'
 )
 """OpenStack network data (JSON) that passes every pre-unpause rule for `host()`: its boot
 NIC by MAC, with DHCP on it (a DHCP-only document, as a template without pools renders)."""

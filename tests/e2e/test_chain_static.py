@@ -94,7 +94,7 @@ def test_template_without_pools_is_rendered_without_claims() -> None:
     result = run(world(objects.NO_POOLS))
     document = assert_released(result)
     assert document["networks"] == [
-        {"id": "dhcp4", "link": "eth0", "routes": [], "type": "ipv4_dhcp"}
+        {"id": "dhcp4", "link": "eth0", "routes": [], "type": "ipv4_dhcp", "network_id": "dhcp4"}
     ]
     assert document["services"] == [{"address": "9.9.9.9", "type": "dns"}]
     assert result.invocations["ipclaim-fulfilment"] == 0

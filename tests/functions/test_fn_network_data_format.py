@@ -2,7 +2,10 @@
 
 Covers: without the annotation the Secret holds OpenStack JSON only; `nmstate` adds the key
 `nmstate` (OpenShift) beside the same `networkData`; `nmstate-in-networkdata` puts nmstate YAML
-under `networkData` (SUSE); every form carries the claimed addresses; the host is released in
+under `networkData` when the template says BMO runs with a PreprovisioningImage builder; the
+combinations that cannot work (nmstate under `networkData` for stock BMO, whose Ironic refuses
+it; OpenStack alone for a builder) leave the host paused with a Warning that says why and which
+format to use, and no Secret; every form carries the claimed addresses; the host is released in
 each case and a retried event finds the Secret equal (no conflict); an unknown value leaves the
 host paused with a Warning and no Secret; a hand-written nmstate `networkData` is refused.
 """
@@ -25,16 +28,25 @@ from tests.e2e import harness, objects, scenario
 SECRET = "host-0" + keys.SECRET_NAME_SUFFIX
 
 
+BUILDER = "builder"
+"""A `registered` parameter suffix: the template also says BMO runs with an image builder."""
+
+
 def template(fmt: str | None) -> dict[str, Any]:
     obj = objects.data_template(objects.DUAL)
+    annotations = obj["metadata"].setdefault("annotations", {})
+    if fmt is not None and fmt.endswith(f"+{BUILDER}"):
+        fmt = fmt.removesuffix(f"+{BUILDER}") or None
+        annotations[keys.PREPROV_IMAGE_BUILDER_ANNOTATION] = "true"
     if fmt is not None:
-        obj["metadata"].setdefault("annotations", {})[keys.NETWORK_DATA_FORMAT_ANNOTATION] = fmt
+        annotations[keys.NETWORK_DATA_FORMAT_ANNOTATION] = fmt
     return obj
 
 
 @pytest.fixture
 def registered(request: pytest.FixtureRequest) -> Iterator[SandboxServer]:
-    """A host whose claims exist and are fulfilled, for a template of the given format."""
+    """A host whose claims exist and are fulfilled, for a template of the given format
+    (`<format>+builder`: with the PreprovisioningImage builder annotation)."""
     with harness.running() as sandbox:
         for obj in (objects.POOL4, objects.POOL6, template(request.param)):
             harness.put(sandbox, obj)
@@ -95,7 +107,10 @@ def openstack_addresses(document: dict[str, Any]) -> set[str]:
         pytest.param(None, {"networkData"}, id="default-openstack"),
         pytest.param("openstack", {"networkData"}, id="openstack"),
         pytest.param("nmstate", {"networkData", "nmstate"}, id="nmstate-key"),
-        pytest.param("nmstate-in-networkdata", {"networkData"}, id="nmstate-in-networkdata"),
+        pytest.param(f"nmstate+{BUILDER}", {"networkData", "nmstate"}, id="nmstate-key-builder"),
+        pytest.param(
+            f"nmstate-in-networkdata+{BUILDER}", {"networkData"}, id="nmstate-in-networkdata"
+        ),
     ],
     indirect=["registered"],
 )
@@ -118,6 +133,36 @@ def test_the_secret_holds_the_format_the_template_asks_for(
     assert released(registered)
     assert fulfilment(registered) == (204, "")  # a retry finds the Secret equal: no conflict
     assert "SecretConflict" not in {reason for _, reason, _ in host_events(registered)}
+
+
+@pytest.mark.parametrize(
+    ("registered", "says"),
+    [
+        pytest.param(
+            "nmstate-in-networkdata",
+            "network_data schema refuses nmstate (the host would stay registering); use nmstate",
+            id="nmstate-in-networkdata-for-stock-bmo",
+        ),
+        pytest.param(
+            f"openstack+{BUILDER}",
+            "reads only the key nmstate; use nmstate",
+            id="openstack-for-a-builder",
+        ),
+        pytest.param(
+            f"+{BUILDER}", "reads only the key nmstate; use nmstate", id="default-for-a-builder"
+        ),
+    ],
+    indirect=["registered"],
+)
+def test_a_format_that_cannot_work_leaves_the_host_paused(
+    registered: SandboxServer, says: str
+) -> None:
+    assert fulfilment(registered) == (204, "")
+    assert harness.get(registered, "Secret", SECRET) is None
+    assert not released(registered)
+    warnings = [(r, m) for kind, r, m in host_events(registered) if kind == "Warning"]
+    assert [r for r, _ in warnings] == ["InvalidTemplate"]
+    assert says in warnings[0][1]
 
 
 @pytest.mark.parametrize("registered", [pytest.param("yaml", id="unknown")], indirect=True)

@@ -158,12 +158,13 @@ def test_release_refuses_a_stale_decision(
 
 def _doc(mac: str = objects.MAC, network: dict[str, Any] | None = None) -> str:
     link = {"id": "eth0", "type": "phy", "ethernet_mac_address": mac}
-    net = network or {"id": "n4", "type": "ipv4_dhcp", "link": "eth0"}
+    net = network or {"id": "n4", "type": "ipv4_dhcp", "link": "eth0", "network_id": "n4"}
     return json.dumps({"links": [link], "networks": [net], "services": []})
 
 
 OFF_LINK = {
     "id": "n4",
+    "network_id": "n4",
     "type": "ipv4",
     "link": "eth0",
     "ip_address": "10.0.0.10",
@@ -177,6 +178,12 @@ OFF_LINK = {
     ("text", "expected"),
     [
         pytest.param(_doc(), None, id="pass: DHCP-only data on the boot NIC"),
+        pytest.param(
+            _doc(network={"id": "n4", "type": "ipv4_dhcp", "link": "eth0"}),
+            "ironic: networks[0].network_id: missing or not a string; Ironic requires it on "
+            "every network (rule ironic-network-id)",
+            id="fail (issue 11): no network_id, Ironic would refuse it",
+        ),
         pytest.param(
             _doc(mac="52:54:00:aa:bb:99"),
             f"boot-mac: no NIC link has the boot MAC {objects.MAC}",

@@ -109,7 +109,7 @@ def test_registration_without_pools_renders_at_once() -> None:
     actions = state.decide_registration(state.RegistrationState(bmh(), found(objects.NO_POOLS)))
     document = rendered(actions)
     assert document["networks"] == [
-        {"id": "dhcp4", "link": "eth0", "routes": [], "type": "ipv4_dhcp"}
+        {"id": "dhcp4", "link": "eth0", "routes": [], "type": "ipv4_dhcp", "network_id": "dhcp4"}
     ]
     assert reasons(actions) == ["NetworkDataRendered", "HostReleased"]  # the writer releases
 

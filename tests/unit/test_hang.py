@@ -1,9 +1,11 @@
 """Pure parts of hang detection and resync's settings.
 
-Covers: `hanging` is true only for a host we released (annotation), unpaused, inspecting or
-in registration error, for at least the threshold; an unreadable stamp is not a hang; the
-release patch stamps the time as its last op; `ResyncSettings` reads NAMESPACE, then the
-service-account namespace file, then `default`, and refuses a malformed threshold.
+Covers: `hanging` is true only for a host we released (annotation), unpaused, inspecting, in
+registration error or silently `registering` (Ironic refused its data), for at least the
+threshold; the registering Warning names the likely causes and what to check; an unreadable
+stamp is not a hang; the release patch stamps the time as its last op; `ResyncSettings`
+reads NAMESPACE, then the service-account namespace file, then `default`, and refuses a
+malformed threshold.
 """
 
 from __future__ import annotations
@@ -46,6 +48,12 @@ def host(stamp: str | None = AT, pause: str | None = None, **status: Any) -> Bar
             True,
             id="registration-error",
         ),
+        pytest.param(
+            host(provisioning={"state": "registering"}), 900.0, True, id="registering-silently"
+        ),
+        pytest.param(
+            host(provisioning={"state": "registering"}), 901.0, False, id="registering-not-yet"
+        ),
         pytest.param(host(provisioning={"state": "available"}), 60.0, False, id="available"),
         pytest.param(host(stamp=None), 60.0, False, id="not-released-by-us"),
         pytest.param(host(stamp="yesterday"), 60.0, False, id="unreadable-stamp"),
@@ -54,6 +62,16 @@ def host(stamp: str | None = AT, pause: str | None = None, **status: Any) -> Bar
 )
 def test_hanging(subject: BareMetalHost, threshold: float, expected: bool) -> None:
     assert hang.hanging(subject, NOW, threshold) is expected
+
+
+def test_a_silently_registering_host_gets_causes_and_what_to_check() -> None:
+    subject = host(provisioning={"state": "registering"})
+    (event,) = hang.decide_hang(subject, [], 900.0)
+    assert event.reason.severity == "Warning"
+    assert event.message.startswith(f"still registering 900s after release at {AT}")
+    for words in ("Ironic refused", "BMC is unreachable", "BMO log", "network_id", "credentials"):
+        assert words in event.message
+    assert hang.decide_hang(subject, [], 900.0) == (event,)  # same hang: same Event
 
 
 def test_release_patch_stamps_the_time_last() -> None:

@@ -73,6 +73,7 @@ def static(
         "ip_address": address,
         "netmask": netmask,
         "routes": routes if routes is not None else [],
+        "network_id": f"net-{link}-{kind}",
     }
 
 
@@ -85,7 +86,8 @@ def v6(link: str = "eth0", address: str = "fd00::10", netmask: str = V6_MASK) ->
 
 
 def dhcp(kind: str, link: str = "eth0", routes: list[Doc] | None = None) -> Doc:
-    return {"type": kind, "id": f"net-{link}-{kind}", "link": link, "routes": routes or []}
+    net_id = f"net-{link}-{kind}"
+    return {"type": kind, "id": net_id, "link": link, "routes": routes or [], "network_id": net_id}
 
 
 def doc(
@@ -637,6 +639,7 @@ def test_problems_come_in_rule_order() -> None:
         )
     ]
     assert rules == [
+        *[ValidationRule.IRONIC] * 3,  # NIC and VLAN without MAC, DNS not an address
         ValidationRule.LINK_MAC,
         ValidationRule.LINK_REFERENCE,
         ValidationRule.LINK_CYCLE,
@@ -663,11 +666,11 @@ def test_problems_come_in_rule_order() -> None:
     ],
 )
 def test_malformed_document_is_one_problem_without_its_data(document: Doc, expected: str) -> None:
-    (problem,) = validate_network_data(document, HOST)
-    assert problem.rule is ValidationRule.DOCUMENT
+    found = validate_network_data(document, HOST)
+    (problem,) = [p for p in found if p.rule is ValidationRule.DOCUMENT]
     assert problem.message.startswith(expected)
-    assert "secret-ish" not in problem.message
-    assert "52:54" not in problem.message
+    assert {p.rule for p in found} == {ValidationRule.DOCUMENT, ValidationRule.IRONIC}
+    assert not any("secret-ish" in p.message or "52:54" in p.message for p in found)
 
 
 JSON = st.recursive(

@@ -5,7 +5,8 @@ Covers: a paused host (any value) is never touched; unpausing without the Secret
 the host goes registering → inspecting → available and the Secret gets BMO's label and
 finalizer; network data that does not configure the boot NIC leaves the host `inspecting`
 and reported stuck. The ramdisk boot itself is table-tested for IPv4, IPv6, bond+VLAN, wrong
-MAC, in both glean modes.
+MAC, in both glean modes and with glean's redhat (default) and debian writers; IPv6 alone
+stops glean's redhat writer.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from kubernetes import client
 from dhcpless import keys
 from dhcpless.sandbox.bmh_status import missing_secret_message
 from dhcpless.sandbox.bmo import BMOController
-from dhcpless.sandbox.ramdisk import GleanMode, ramdisk_boot
+from dhcpless.sandbox.ramdisk import GleanDistro, GleanMode, ramdisk_boot
 from tests.world.conftest import eventually
 
 NS, MAC = "default", "52:54:00:aa:bb:01"
@@ -78,6 +79,14 @@ BOND_VLAN = {
     "networks": [network("ipv4", "10.0.0.5", "255.255.255.0", on="vlan100")],
     "services": [],
 }
+DUAL = {
+    "links": [link()],
+    "networks": [
+        network("ipv4", "192.168.0.10", "255.255.255.0"),
+        {**network("ipv6", "2001:db8::5", "ffff:ffff:ffff:ffff::"), "id": "n6"},
+    ],
+    "services": [],
+}
 WRONG_MAC = {
     "links": [link("52:54:00:ff:ff:ff")],
     "networks": [network("ipv4", "192.168.0.10", "255.255.255.0")],
@@ -86,18 +95,38 @@ WRONG_MAC = {
 
 
 @pytest.mark.parametrize("mode", [pytest.param(m, id=m.value) for m in GleanMode])
+@pytest.mark.parametrize("distro", [pytest.param(d, id=d.value) for d in GleanDistro])
 @pytest.mark.parametrize(
     ("data", "addresses"),
     [
         pytest.param(V4, ("192.168.0.10",), id="ipv4"),
-        pytest.param(V6, ("2001:db8::5",), id="ipv6"),
+        pytest.param(DUAL, ("192.168.0.10", "2001:db8::5"), id="dual-stack"),
         pytest.param(BOND_VLAN, ("10.0.0.5",), id="bond-vlan"),
         pytest.param(WRONG_MAC, (), id="wrong-mac"),
         pytest.param({}, (), id="no-data"),
     ],
 )
-def test_ramdisk_boot(data: dict[str, Any], addresses: tuple[str, ...], mode: GleanMode) -> None:
-    assert ramdisk_boot(data, MAC.upper(), mode).addresses == addresses
+def test_ramdisk_boot(
+    data: dict[str, Any], addresses: tuple[str, ...], mode: GleanMode, distro: GleanDistro
+) -> None:
+    assert ramdisk_boot(data, MAC.upper(), mode, distro).addresses == addresses
+
+
+@pytest.mark.parametrize("mode", [pytest.param(m, id=m.value) for m in GleanMode])
+@pytest.mark.parametrize(
+    ("distro", "addresses", "reason"),
+    [
+        pytest.param(GleanDistro.DEBIAN, ("2001:db8::5",), "eth0 configured", id="debian"),
+        # glean 1.25.1's redhat writer appends IPv6 to a file its IPv4 branch wrote first:
+        # with no IPv4 network on the interface it stops (ifcfg: assert; keyfile: KeyError)
+        pytest.param(GleanDistro.REDHAT, (), "glean's redhat writer failed", id="redhat"),
+    ],
+)
+def test_ipv6_only_boot(
+    mode: GleanMode, distro: GleanDistro, addresses: tuple[str, ...], reason: str
+) -> None:
+    result = ramdisk_boot(V6, MAC, mode, distro)
+    assert (result.addresses, result.reason.startswith(reason)) == (addresses, True)
 
 
 @pytest.fixture

@@ -1,11 +1,17 @@
 """Hang detection: a host we released that never gets past inspection (BMO issue #1664).
 
 When the ramdisk cannot reach Ironic with the network data we gave it, nothing reports an
-error: the host just stays `inspecting` (or BMO records a `registration error`). The release
-patch stamps `keys.RELEASED_AT_ANNOTATION`, so `hanging` can tell, from the host object alone
-(no extra read for hosts that are fine), that it has been stuck longer than the threshold.
-Only then are its addresses read, for one Warning Event naming what the ramdisk was given:
-boot MAC, addresses, gateway and Secret. The message depends only on the host and that release,
+error: the host just stays `inspecting` (or BMO records a `registration error`). Earlier
+still, when Ironic refuses the node's `network_data` (openstack/ironic
+`ironic/api/controllers/v1/node.py` `validate_network_data`), BMO treats it as transient
+(baremetal-operator `pkg/provisioner/ironic/ironic.go` `tryUpdateNode`, then `actionRegistering`
+in `internal/controller/metal3.io/baremetalhost_controller.go` returns `actionError`): no status
+is written and the host sits in `registering`, as it does while the BMC cannot be reached.
+The release patch stamps `keys.RELEASED_AT_ANNOTATION`, so `hanging` can tell, from the host
+object alone (no extra read for hosts that are fine), that it has been stuck longer than the
+threshold. Only then are its addresses read, for one Warning Event naming what the ramdisk was
+given: boot MAC, addresses, gateway and Secret (or, for a host still `registering`, the likely
+causes and what to check). The message depends only on the host and that release,
 so the Event's name (derived from it) makes it once per host per hang, however often resync
 runs; a later release stamps a new time, hence a new Event for a new hang.
 """
@@ -47,10 +53,17 @@ def stalled(host: BareMetalHost) -> bool:
     )
 
 
+def _silently_registering(host: BareMetalHost) -> bool:
+    """Registering with no error: where Ironic refusing the data (or no BMC) leaves it."""
+    return host.status.provisioning.state == ProvisioningState.REGISTERING and not stalled(host)
+
+
 def hanging(host: BareMetalHost, now: datetime, threshold: float) -> bool:
-    """Pure: released by us, unpaused, stalled, and for longer than `threshold` seconds."""
+    """Pure: released by us, unpaused, stalled or still registering, for `threshold` seconds."""
     since = released_at(host)
-    if since is None or gate(host) is not Gate.NOT_PAUSED or not stalled(host):
+    if since is None or gate(host) is not Gate.NOT_PAUSED:
+        return False
+    if not (stalled(host) or _silently_registering(host)):
         return False
     return (now - since).total_seconds() >= threshold
 
@@ -64,6 +77,8 @@ def decide_hang(
 
 
 def hang_message(host: BareMetalHost, addresses: list[IPAddress], threshold: float) -> str:
+    if _silently_registering(host):
+        return _registering_message(host, threshold)
     state = host.status.provisioning.state
     inspecting = state == ProvisioningState.INSPECTING
     where = "inspecting" if inspecting else f"with {keys.REGISTRATION_ERROR} ({state or '-'})"
@@ -74,6 +89,20 @@ def hang_message(host: BareMetalHost, addresses: list[IPAddress], threshold: flo
         f"{host.annotations.get(keys.RELEASED_AT_ANNOTATION)}: the ramdisk may not reach Ironic; "
         f"boot MAC {host.spec.boot_mac_address or 'unset'}, addresses {ips}, gateway {gateways}, "
         f"Secret {host.spec.preprovisioning_network_data_name or 'unset'}"
+    )
+
+
+def _registering_message(host: BareMetalHost, threshold: float) -> str:
+    """Names the likely causes and what to check; never the data itself."""
+    secret = host.spec.preprovisioning_network_data_name or "unset"
+    return (
+        f"still registering {threshold:g}s after release at "
+        f"{host.annotations.get(keys.RELEASED_AT_ANNOTATION)}, with no error on the host: "
+        f"likely Ironic refused the node's network_data from Secret {secret} (BMO logs "
+        f'"failed to update host settings in ironic" and retries silently), or the BMC is '
+        f"unreachable; check the BMO log for this host, the Secret's networkData against "
+        f"Ironic's network_data schema (every network needs network_id), and the BMC "
+        f"address and credentials"
     )
 
 

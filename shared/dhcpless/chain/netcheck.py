@@ -7,8 +7,11 @@
    the shape (BMO reads `networkData` with a YAML parser, so JSON and YAML both pass), then
    `release_refusals` runs the same rules for the host that will boot it.
 
-Each problem is one Warning Event (`InvalidNetworkData`) naming the rule and the link, network
-or pool concerned; the host stays paused and nothing else is written. Messages never quote the
+Both include the `ironic` rules (`render.validate_ironic`): BMO hands `networkData` unchanged to
+Ironic as the node's `network_data`, and a document Ironic's schema refuses would leave the host
+in `registering` with no error, so a user's Secret Ironic would refuse is never released either.
+Each problem is one Warning Event (`InvalidNetworkData`) naming the rule and the link, network,
+field or pool concerned; the host stays paused and nothing else is written. Messages never quote the
 data wholesale (`problem` names only the Secret; rule messages name ids and addresses).
 """
 

@@ -4,6 +4,15 @@
 ipv6, ipv4_dhcp, ipv6_dhcp, ipv6_slaac; `services` the static DNS entries then the
 `dnsFromIPPool` pool's servers. Every dict is built with its keys in a fixed order,
 so the output (and a Secret written from it) is byte-stable for the same input.
+
+One addition to CAPM3's output: every network also carries `network_id`, set to the
+network's own `id`. BMO copies this document unchanged into the Ironic node's
+`network_data` (baremetal-operator `pkg/provisioner/ironic/register.go`, the block run when
+no PreprovisioningImage builder is enabled), and Ironic's API refuses a node update whose
+networks lack `network_id` (openstack/ironic `ironic/api/controllers/v1/node.py`
+`validate_network_data`). CAPM3 never needed it: a deployed OS's config drive is not checked
+against that schema. The network `id` is stable across re-renders (it comes from the
+template) and unique per document, and glean ignores `network_id`.
 """
 
 from __future__ import annotations
@@ -113,6 +122,7 @@ def _static(
         "ip_address": address.address,
         "netmask": translate_mask(address.prefix, ipv4),
         "routes": render_routes(net.routes, addresses, host, ipv4=ipv4),
+        "network_id": net.id,
     }
 
 
@@ -120,7 +130,7 @@ def _dhcp(
     kind: str, net: DhcpNetwork, addresses: Mapping[str, Address], host: BareMetalHost
 ) -> dict[str, Any]:
     routes = render_routes(net.routes, addresses, host, ipv4=kind == "ipv4_dhcp")
-    return {"type": kind, "id": net.id, "link": net.link, "routes": routes}
+    return {"type": kind, "id": net.id, "link": net.link, "routes": routes, "network_id": net.id}
 
 
 def render_networks(

@@ -8,9 +8,10 @@ channel back), so every such problem is found here first, all at once.
 
 `validate_network_data` works on the rendered OpenStack document (exactly what the
 ramdisk reads); `validate_for_host` renders first. Both are pure and return every
-problem found, in rule order: document shape, link MACs, link references, cycles, boot
-NIC, addresses, routes, DNS, pools. An empty tuple means "safe to unpause".
-Messages name links, networks, addresses and pools; they hold no credentials.
+problem found, in rule order: what Ironic's API refuses (`validate_ironic`, on the raw
+document, since BMO hands it to Ironic unchanged), document shape, link MACs, link
+references, cycles, boot NIC, addresses, routes, DNS, pools. An empty tuple means "safe to
+unpause". Messages name links, networks, addresses and pools; they hold no credentials.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from dhcpless.render.osdoc import parse_rendered
 from dhcpless.render.problem import Problem
 from dhcpless.render.validate_boot import boot_mac_problems
 from dhcpless.render.validate_ip import address_problems, dns_problems, route_problems
+from dhcpless.render.validate_ironic import ironic_problems
 from dhcpless.render.validate_links import cycle_problems, mac_problems, reference_problems
 from dhcpless.render.validate_pools import pool_problems
 
@@ -43,11 +45,13 @@ def validate_network_data(
     other_pools: Sequence[IPPool] = (),
 ) -> tuple[Problem, ...]:
     """Every problem with `rendered` for `host`; `pools` are the pools it draws from."""
+    ironic = ironic_problems(rendered)
     try:
         doc = parse_rendered(rendered)
     except ModelError as err:
-        return (Problem(ValidationRule.DOCUMENT, str(err)),)
+        return (*ironic, Problem(ValidationRule.DOCUMENT, str(err)))
     return (
+        *ironic,
         *mac_problems(doc),
         *reference_problems(doc),
         *cycle_problems(doc),

@@ -3,7 +3,8 @@
 What the functions depend on, and nothing more: a host with the paused annotation (any value)
 is not touched. An unpaused host goes `registering`, where the Secret named by
 `spec.preprovisioningNetworkDataName` must exist in the host's namespace (missing: a
-`registration error`, retried on a backoff, because BMO does not watch un-owned Secrets), then
+`registration error`, retried on a backoff, because BMO does not watch un-owned Secrets; data
+Ironic's schema refuses: no status at all, retried, as BMO does, see `ironic`), then
 `inspecting`, where the "ramdisk" boots glean on the Secret's network data (`ramdisk`). Only
 when the boot NIC gets a static address does the host reach `available`; otherwise it stays
 `inspecting`, as a real host whose ramdisk cannot reach Ironic hangs, and is reported stuck.
@@ -29,6 +30,7 @@ from dhcpless.sandbox.bmh_status import (
 )
 from dhcpless.sandbox.controller import Controller
 from dhcpless.sandbox.custom_objects import CustomObjects
+from dhcpless.sandbox.ironic import NetworkDataCheck, project_rules, refusal
 from dhcpless.sandbox.ramdisk import BootResult, GleanMode, ramdisk_boot, require_glean
 from dhcpless.sandbox.reflector import WatchedResource, WatchEvent
 
@@ -58,17 +60,21 @@ class BMOController(Controller[HostKey]):
         *,
         glean_mode: GleanMode = GleanMode.SUBPROCESS,
         workers: int = 4,
+        network_data_check: NetworkDataCheck = project_rules,
     ) -> None:
         require_glean()  # fail at start, with the install hint, not at the first boot
         self._hosts = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION)
         self._secrets = PreprovisioningSecrets(api)
         self._glean_mode = glean_mode
+        self._check = network_data_check
         resource = WatchedResource(f"{keys.BMO_GROUP}/{keys.BMO_VERSION}", "BareMetalHost", _PLURAL)
         super().__init__(api, "bmo", [resource], workers)
         self._lock = threading.Lock()
         self._retries: dict[HostKey, int] = {}
         self.stuck: dict[HostKey, str] = {}
         """Hosts whose ramdisk could not configure the boot NIC, with the reason."""
+        self.refused: dict[HostKey, str] = {}
+        """Hosts whose network data Ironic refused at registration (fields and rules only)."""
 
     def _on_event(self, kind: WatchEvent, host: dict[str, Any]) -> None:
         meta = host.get("metadata", {})
@@ -98,11 +104,20 @@ class BMOController(Controller[HostKey]):
 
     def _register(self, key: HostKey, host: dict[str, Any]) -> float | None:
         name = _secret_name(host)
-        if name and self._secrets.claim(key[0], name) is None:
+        secret = self._secrets.claim(key[0], name) if name else None
+        if name and secret is None:
             count = int((host.get("status") or {}).get("errorCount") or 0) + 1
             message = missing_secret_message(name, key[0])
             self._set_status(key, host_status(ProvisioningState.REGISTERING, message, count))
             return self._backoff(key)
+        refused = refusal(secret, self._check)
+        if refused is not None:  # a transient error for BMO: no status, stays registering
+            log.info("BareMetalHost %s/%s: Ironic refused its network_data", *key)
+            with self._lock:
+                self.refused[key] = refused
+            return self._backoff(key)
+        with self._lock:
+            self.refused.pop(key, None)
         self._set_status(key, host_status(ProvisioningState.INSPECTING))
         return 0.0
 

@@ -27,6 +27,7 @@ from dhcpless.sandbox.capi_ipam import CapiIPAMController
 from dhcpless.sandbox.dead_letters import DeadLetters
 from dhcpless.sandbox.eventsource import ApiServerSource, Faults, SourceResource
 from dhcpless.sandbox.ipam import IPAMController
+from dhcpless.sandbox.ironic import NetworkDataCheck, project_rules
 from dhcpless.sandbox.periodic import Periodic
 from dhcpless.sandbox.rbac import Authorizer
 from dhcpless.sandbox.runner import FunctionService, Reaper
@@ -58,6 +59,8 @@ class WorldSettings:
     broker_workers: int = 8
     bmo_workers: int = 4
     glean_mode: GleanMode = GleanMode.SUBPROCESS
+    network_data_check: NetworkDataCheck = project_rules
+    """How the BMO stand-in's Ironic judges network data (tests inject Ironic's own schema)."""
     faults: Faults = field(default_factory=Faults)
     ipam_delay: float = 0.0
     crd_files: tuple[Path, ...] = ()
@@ -116,6 +119,7 @@ class World:
             self.api_client(),
             glean_mode=self.settings.glean_mode,
             workers=self.settings.bmo_workers,
+            network_data_check=self.settings.network_data_check,
         )
         self._wire_functions()
         self.source = self._new_source()
