@@ -210,3 +210,16 @@ class NetworkDataFormat(StrEnum):
     """Also key `nmstate`: nmstate YAML (what OpenShift's image customization reads)."""
     NMSTATE_IN_NETWORK_DATA = "nmstate-in-networkdata"
     """`networkData` holds nmstate YAML instead (what SUSE's tooling reads)."""
+
+
+# --- appended by admission policies, slipped-through hosts and re-pauses (issue 16) -------
+PREPROVISIONING_SCOPE_LABEL: Final = "dhcpless.metal3.io/preprovisioning"
+"""Scope of `deploy/admission/`: on a Namespace, `enabled` puts its BareMetalHosts in scope;
+on a host, `disabled` leaves it out (the functions do not warn about it either)."""
+
+SCOPE_ENABLED: Final = "enabled"
+SCOPE_DISABLED: Final = "disabled"
+
+LAST_APPLIED_ANNOTATION: Final = "kubectl.kubernetes.io/last-applied-configuration"
+"""What client-side `kubectl apply` (and Argo CD) last applied: tells whether a manifest
+carries the pause."""
