@@ -16,7 +16,7 @@ from pathlib import Path
 import kubernetes_validate
 import pytest
 
-from dhcpless import keys
+from dhcpless import demo_policy, keys
 
 from .support import ROOT, Obj, kustomize, load_yaml
 
@@ -121,3 +121,7 @@ def test_mutation_adds_exactly_our_pause() -> None:
 def test_refusal_says_what_to_add() -> None:
     [validation] = load_yaml(POLICY_FILES[VALIDATING])[0]["spec"]["validations"]
     assert f"{keys.PAUSED_ANNOTATION}: {keys.PREPROVISIONING_PAUSE}" in validation["message"]
+
+
+def test_the_demo_installs_exactly_this_policy() -> None:
+    assert demo_policy.pause_policy() == load_yaml(POLICY_FILES[MUTATING])

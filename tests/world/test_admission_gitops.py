@@ -11,11 +11,13 @@ functions behind the broker), driven by the real kubectl:
   release patch per host, resync never runs, and a manifest that carries the pause gets an
   Event saying so;
 * without the policy, a host created unpaused gets the slipped-through Warning, once, while
-  BMO holds it in `inspecting`.
+  BMO holds it in `inspecting`;
+* the demo creates half of its hosts without the annotation through the policy and says so.
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -28,7 +30,9 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.chain import slipped
+from dhcpless.demo import run_demo
 from dhcpless.demo_inventory import NAMESPACE, create, host, inventory
+from dhcpless.demo_policy import PolicyNote
 from dhcpless.demo_report import observe
 from dhcpless.sandbox.world import World, WorldSettings
 from tests.world.conftest import eventually
@@ -170,3 +174,14 @@ def test_host_created_unpaused_without_the_policy_is_warned_once(
         return found if observe(api)[0].state == "inspecting" else []
 
     assert eventually(warned_while_inspecting, timeout=DEADLINE) == [slipped.MESSAGE]
+
+
+def test_demo_registers_half_its_hosts_through_the_policy(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run_demo(6, json_output=False, deadline=DEADLINE) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == PolicyNote(6, 3, 3).line()
+    assert run_demo(5, json_output=True, deadline=DEADLINE) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert (summary["available"], summary["policy"]) == (5, PolicyNote(5, 2, 2).as_json())
