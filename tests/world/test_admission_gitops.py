@@ -119,6 +119,10 @@ def test_policy_pauses_on_create_only(world: World, kubectl: Kubectl, tmp_path: 
     hosts = [host(i) for i in range(4)]
     hosts[2]["metadata"]["labels"][keys.PREPROVISIONING_SCOPE_LABEL] = keys.SCOPE_DISABLED
     hosts[3]["spec"]["preprovisioningNetworkDataName"] = "own-data"
+    own = client.V1Secret(
+        metadata=client.V1ObjectMeta(name="own-data"), string_data={keys.NETWORK_DATA_KEY: "{}"}
+    )
+    client.CoreV1Api(api).create_namespaced_secret(NAMESPACE, own)  # BMO spins on a missing one
     kubectl("apply", "-f", str(_manifest(tmp_path, hosts, pause=False)))
     served = ["host-000", "host-001"]
     assert eventually(lambda: _released(api, served), timeout=DEADLINE)
