@@ -62,8 +62,8 @@ class PolicyAdmission:
             self._pairs = None
 
     def mutate(self, request: AdmissionRequest) -> None:
-        errors = []
-        namespace = self._namespace(request)
+        errors: list[str] = []
+        namespace = self._namespace(Kind.MUTATING, request)
         for pol, bind in self._selected(Kind.MUTATING, request, namespace):
             said = f"policy '{pol.name}' with binding '{bind.name}' denied request"
             errors += [f"{said}: {error}" for error in _mutate(pol, request, namespace)]
@@ -72,7 +72,7 @@ class PolicyAdmission:
             raise ApiError(403, "Invalid", errors[0], refusal.details, _causes(errors))
 
     def validate(self, request: AdmissionRequest) -> list[str]:
-        warnings, namespace = [], self._namespace(request)
+        warnings, namespace = [], self._namespace(Kind.VALIDATING, request)
         for pol, bind in self._selected(Kind.VALIDATING, request, namespace):
             for denial in _validate(pol, request, namespace):
                 said = f"ValidatingAdmissionPolicy '{pol.name}' with binding '{bind.name}'"
@@ -82,8 +82,9 @@ class PolicyAdmission:
                     warnings.append(f"Validation failed for {said}: {denial.message}")
         return warnings
 
-    def _namespace(self, request: AdmissionRequest) -> JSON | None:
-        if not request.rt.namespaced:
+    def _namespace(self, kind: Kind, request: AdmissionRequest) -> JSON | None:
+        """The request's Namespace, read only when a policy of `kind` exists at all."""
+        if not request.rt.namespaced or not self._load()[kind]:
             return None
         return self.store.get(("", "namespaces"), "", request.namespace)
 
