@@ -16,7 +16,10 @@ every match condition holds (`policy_eval`). Refusals are shaped as the real ser
   The first denial answers `<resource> "<name>" is forbidden: ValidatingAdmissionPolicy '<p>'
   with binding '<b>' denied request: <message>`, code 422 for reason Invalid (`reasonToCode`).
 
-Policies and bindings are parsed when one of them changes, not per request.
+Policies and bindings are parsed when one of them changes, not per request. Documented gaps
+besides those of `policy_checks` (refused) and `policy_match`: only CREATE and UPDATE are
+admitted (DELETE and CONNECT never reach a policy), `reinvocationPolicy: IfNeeded` never re-runs
+a policy, `request.userInfo` is empty, and no `status.typeChecking` is written.
 """
 
 from __future__ import annotations
