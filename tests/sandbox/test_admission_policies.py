@@ -1,6 +1,7 @@
 """Admission policies evaluated by the sandbox API server, driven by the real Python client.
 
-Covers: the project's own policies from deploy/admission/ (match conditions, scope by
+Covers: match conditions (true, false, evaluation errors under Fail and Ignore, `request` and
+`namespaceObject`); the project's own policies from deploy/admission/ (scope by
 namespace and host label, CREATE only so an UPDATE never gains the pause, the pre-1.36
 variant's refusal and message); the two mutation forms (ApplyConfiguration and JSONPatch with
 `jsonpatch.escapeKey`); failure policies (Fail refuses with upstream's message, Ignore lets the
@@ -309,3 +310,32 @@ def test_malformed_policy_is_refused_and_not_stored(
     assert text in body["message"]
     listed = world.custom.list_cluster_custom_object(GROUP, VERSION, _plural(kind))
     assert listed["items"] == []
+
+
+LABEL = {"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": APPLIED}}
+
+
+@pytest.mark.parametrize(
+    ("condition", "failure_policy", "outcome"),
+    [
+        pytest.param("true", "Fail", "mutated", id="true-mutates"),
+        pytest.param("false", "Fail", "untouched", id="false-skips"),
+        pytest.param("object.x == 1", "Fail", "refused", id="error-fail-refuses"),
+        pytest.param("object.x == 1", "Ignore", "untouched", id="error-ignore-skips"),
+        pytest.param("request.operation == 'UPDATE'", "Fail", "untouched", id="request-variable"),
+        pytest.param(
+            "namespaceObject.metadata.name == 'elsewhere'", "Fail", "mutated", id="namespace-object"
+        ),
+    ],
+)
+def test_match_conditions(world: World, condition: str, failure_policy: str, outcome: str) -> None:
+    conditions = [{"name": "c", "expression": condition}]
+    spec = {"failurePolicy": failure_policy, "matchConditions": conditions, "mutations": [LABEL]}
+    world.apply(*_policy("MutatingAdmissionPolicy", spec))
+    if outcome == "refused":
+        code, body = world.refusal(OUT_OF_SCOPE)
+        said = "policy 'p' with binding 'b' denied request: expression 'object.x == 1' resulted in"
+        assert (code, body["message"].startswith(said)) == (403, True)
+        return
+    labels = world.create_host(OUT_OF_SCOPE)["metadata"].get("labels") or {}
+    assert ("a/b" in labels) is (outcome == "mutated")
