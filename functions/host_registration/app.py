@@ -17,7 +17,7 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless.chain import edge, lifecycle, state
+from dhcpless.chain import edge, lifecycle, repause, slipped, state
 from dhcpless.chain.act import act
 from dhcpless.chain.decide import Actions
 from dhcpless.chain.gate import gate
@@ -56,6 +56,9 @@ def handle(
     if lifecycle.done(seen):  # without the source's selector: still no read (README)
         log.info("host %s/%s: done, nothing to do", seen.namespace, seen.name)
         return
+    if event.operation is not Operation.DELETE and slipped.slipped(seen):  # one Warning
+        slipped.record(kube, kube.get_host(seen.namespace, seen.name), settings)
+        return
     if event.operation is not Operation.DELETE and lifecycle.pre_provisioning_over(seen):
         release_claims(kube, seen, settings, ips or lifecycle.LifecycleSettings())
         return
@@ -76,5 +79,5 @@ def release_claims(
 
 
 def decide(current: state.RegistrationState) -> Actions:
-    """Pure: see `dhcpless.chain.state.decide_registration`."""
-    return state.decide_registration(current)
+    """Pure: see `dhcpless.chain.state.decide_registration` (and `chain.repause`)."""
+    return repause.explain(current.host, state.decide_registration(current))

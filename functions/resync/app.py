@@ -20,7 +20,7 @@ from flask import Flask
 
 from dhcpless import events
 from dhcpless.chain import decide as chain_decide
-from dhcpless.chain import hang, lookup, state
+from dhcpless.chain import hang, lookup, repause, slipped, state
 from dhcpless.chain.act import act
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.lifecycle import release_decoupled
@@ -61,6 +61,8 @@ def handle(
     log.info("resync: %d host(s) paused for us, %d hanging", len(paused), len(hung))
     for host in paused:
         _guarded(reconcile, kube, host, settings)
+    for host in filter(slipped.slipped, hosts):  # one Warning each (deduplicated by name)
+        _guarded(slipped.record, kube, host, settings)
     for host in hung:
         _guarded(
             functools.partial(report_hang, threshold=resync.hang_seconds), kube, host, settings
@@ -82,7 +84,8 @@ def _guarded(
 
 def reconcile(kube: Kube, host: BareMetalHost, settings: Settings) -> None:
     """Registration, then fulfilment, then release, each from freshly read state."""
-    act(state.decide_registration(state.gather_registration(kube, host)), kube, settings, host)
+    decided = state.decide_registration(state.gather_registration(kube, host))
+    act(repause.explain(host, decided), kube, settings, host)
     if gate(host) is not Gate.WAITING:
         return
     current = state.gather_fulfilment(kube, host)

@@ -1,6 +1,7 @@
 """`dhcpless demo` and `dhcpless sandbox`: the whole chain on one machine, no cluster.
 
-The demo creates a small inventory (`demo_inventory`), lets the world run, shows progress on
+The demo creates a small inventory (`demo_inventory`), half of its hosts without the pause
+annotation through the admission policy (`demo_policy`), lets the world run, shows progress on
 stderr, and ends with a per-host table and a summary, or one JSON object (`demo_report`). It
 fails (exit 1) when any host is stranded: not `available` by the deadline. The names of both
 helper modules are re-exported here.
@@ -16,6 +17,7 @@ import time
 from pathlib import Path
 
 from dhcpless.demo_inventory import NAMESPACE, POOL, ROLE, TEMPLATE, create, host, inventory
+from dhcpless.demo_policy import create_through_policy
 from dhcpless.demo_report import HostRow, Progress, observe, print_table, report
 from dhcpless.sandbox.world import World, WorldSettings
 
@@ -55,15 +57,17 @@ def run_demo(
     world.start()
     try:
         started = time.monotonic()
-        create(world.api_client(), inventory(hosts))
+        note = create_through_policy(world.api_client(), inventory(hosts))
         rows = wait_for_hosts(world, hosts, deadline or 30.0 + hosts * 0.5, Progress(sys.stderr))
         summary = report(rows, world, time.monotonic() - started, hosts)
     finally:
         world.stop()
+    summary["policy"] = note.as_json()
     if json_output:
         print(json.dumps(summary, sort_keys=True))
     else:
         print_table(rows, summary, sys.stdout)
+        print(note.line())
     return 1 if summary["stranded"] else 0
 
 

@@ -221,3 +221,16 @@ PREPROV_IMAGE_BUILDER_ANNOTATION: Final = "dhcpless.metal3.io/preprov-image-buil
 """On a template, "true": its hosts' BMO runs with `--build-preprov-image`, so BMO does not set
 the Ironic node's `network_data` and a PreprovisioningImage builder reads the Secret instead.
 Decides which `NetworkDataFormat`s can work (`chain.formats`)."""
+
+
+# --- admission scope and what manifests carry ---------------------------------------------
+PREPROVISIONING_SCOPE_LABEL: Final = "dhcpless.metal3.io/preprovisioning"
+"""Scope of `deploy/admission/`: on a Namespace, `enabled` puts its BareMetalHosts in scope;
+on a host, `disabled` leaves it out (the functions do not warn about it either)."""
+
+SCOPE_ENABLED: Final = "enabled"
+SCOPE_DISABLED: Final = "disabled"
+
+LAST_APPLIED_ANNOTATION: Final = "kubectl.kubernetes.io/last-applied-configuration"
+"""What client-side `kubectl apply` (and Argo CD) last applied: tells whether a manifest
+carries the pause."""

@@ -3,7 +3,9 @@
 A host is ours when it is paused with our value, carries our released-at annotation, or has
 our IPClaims. Its phase comes from those objects alone (`phase_of` is pure): waiting for a
 template, waiting for claims, claim failed, rendered, released, inspecting, available, or
-stuck (released, still inspecting past the hang threshold, as `resync` reports it). The last
+stuck (released, still inspecting past the hang threshold, as `resync` reports it); a host
+that slipped through (unpaused, no network data, registering or inspecting) is listed too,
+as `registered without pause`. The last
 reason is that of the latest Event our functions recorded on the host. Works against the
 sandbox and a real cluster alike (the client is configured from KUBECONFIG).
 """
@@ -20,7 +22,7 @@ from typing import TextIO
 from kubernetes.config import ConfigException
 
 from dhcpless import keys
-from dhcpless.chain import hang
+from dhcpless.chain import hang, slipped
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.errors import DhcplessError
 from dhcpless.keys import ProvisioningState
@@ -38,6 +40,8 @@ class Phase(StrEnum):
     INSPECTING = "inspecting"
     AVAILABLE = "available"
     STUCK = "stuck"
+    UNPAUSED = "registered without pause"
+    """Slipped through: unpaused, no network data, registering or inspecting (`chain.slipped`)."""
 
 
 _DONE = {
@@ -72,6 +76,8 @@ def phase_of(
         if has_secret or gate(host) is Gate.NAMED:
             return Phase.RENDERED
         return Phase.WAITING_FOR_CLAIMS if claims else Phase.WAITING_FOR_TEMPLATE
+    if slipped.slipped(host):
+        return Phase.UNPAUSED
     if keys.RELEASED_AT_ANNOTATION not in host.annotations and not claims:
         return None
     if hang.hanging(host, now, hang_after):

@@ -127,7 +127,13 @@ def test_template_problems_leave_host_paused_with_a_warning(
 @pytest.mark.parametrize(
     "host",
     [
-        pytest.param(objects.host(pause=None), id="not-paused"),
+        pytest.param(objects.host(pause=None, data_name="own"), id="not-paused-names-its-data"),
+        pytest.param(
+            objects.host(
+                pause=None, labels={keys.PREPROVISIONING_SCOPE_LABEL: keys.SCOPE_DISABLED}
+            ),
+            id="not-paused-opted-out",
+        ),
         pytest.param(objects.host(pause=keys.CAPM3_PAUSE), id="capm3-pause"),
         pytest.param(objects.host(pause="someone/else"), id="foreign-pause"),
     ],

@@ -187,12 +187,14 @@ def _event(type_: str, kind: str, data: dict[str, object]) -> bytes:
 
 API = {"BareMetalHost": "metal3.io/v1alpha1", "IPClaim": "ipam.metal3.io/v1alpha1", "Secret": "v1"}
 META = {"name": "x", "namespace": "n", "uid": "u1", "resourceVersion": "7"}
+HOST = {"apiVersion": API["BareMetalHost"], "kind": "BareMetalHost", "metadata": META}
 NOT_OURS = {
-    # A host nobody paused for us: registration leaves it alone without reading anything.
+    # A host nobody paused for us that names its own network data (not one that slipped
+    # through): registration leaves it alone without reading anything.
     "host-registration": _event(
         "dev.knative.apiserver.resource.update",
         "BareMetalHost",
-        {"apiVersion": API["BareMetalHost"], "kind": "BareMetalHost", "metadata": META, "spec": {}},
+        {**HOST, "spec": {"preprovisioningNetworkDataName": "own"}},
     ),
     # A claim without our labels (CAPM3's, say): not ours to fulfil.
     "ipclaim-fulfilment": _event(

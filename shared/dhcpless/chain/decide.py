@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import yaml
 
 from dhcpless import keys, render
-from dhcpless.chain import external, formats, lifecycle, netcheck
+from dhcpless.chain import external, formats, lifecycle, netcheck, repause
 from dhcpless.chain.act import secret_object
 from dhcpless.chain.actions import (
     Action,
@@ -188,9 +188,8 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
     if refused:  # valid shape, but the ramdisk could not use it: stay paused, say why
         return refused
     version = host.metadata.resource_version or ""
-    release = ReleaseHost(
-        HostRef.of(host), name, not named, version, _nothing_at_available(secret), bool(host.labels)
-    )
+    done = _nothing_at_available(secret) and not repause.manifest_pauses(host)  # issue 16
+    release = ReleaseHost(HostRef.of(host), name, not named, version, done, bool(host.labels))
     return (release, event(host, Reason.HOST_RELEASED, f"network data in Secret {name}"))
 
 

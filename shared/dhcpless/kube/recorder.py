@@ -49,6 +49,8 @@ class Reason(StrEnum):
     CLAIM_RELEASED = "ClaimReleased"
     PREALLOCATION_RECORDED = "PreAllocationRecorded"
     CLAIM_RETRIED = "ClaimRetried"
+    REGISTERED_UNPAUSED = "RegisteredUnpaused"
+    MANIFEST_REPAUSED = "ManifestRepaused"
 
     @property
     def severity(self) -> Severity:

@@ -15,6 +15,7 @@ from typing import Any
 
 from dhcpless.sandbox.apiserver import admission, meta, update_rules
 from dhcpless.sandbox.apiserver.admission import WriteOptions
+from dhcpless.sandbox.apiserver.admission_request import AdmissionRequest, Plugins
 from dhcpless.sandbox.apiserver.core_kinds import WRITE_RULES
 from dhcpless.sandbox.apiserver.kinds import Registry, ResourceType
 from dhcpless.sandbox.apiserver.status import (
@@ -56,6 +57,7 @@ class Api:
         self.rules = dict(WRITE_RULES)
         self.after_write: dict[tuple[str, str], Hook] = {}
         self.removed_hooks: list[Callable[[tuple[str, str], JSON], None]] = []
+        self.plugins = Plugins()
 
     def get(self, rt: ResourceType, namespace: str, name: str) -> JSON:
         obj = self.store.get(rt.storage_key, namespace if rt.namespaced else "", name)
@@ -89,7 +91,8 @@ class Api:
                 self.require_namespace(namespace, creating=True)
             name = meta.name_for_create(rt, obj["metadata"])
             obj["metadata"]["name"] = name
-            warnings = admission.admit(obj, rt, opts)
+            request = AdmissionRequest(rt, namespace, obj, None, "", opts.dry_run)
+            warnings = self._admit(request, opts)
             self._rule(rt, obj, None)
             meta.stamp_new(obj, rt, name, namespace)
             if self.store.get(rt.storage_key, namespace if rt.namespaced else "", name):
@@ -167,7 +170,9 @@ class Api:
         meta.carry_over(new, old, rt)
         if rt.namespaced:
             new["metadata"]["namespace"] = old["metadata"]["namespace"]
-        warnings = admission.admit(new, rt, opts)
+        namespace = old["metadata"].get("namespace", "")
+        request = AdmissionRequest(rt, namespace, new, old, subresource, opts.dry_run)
+        warnings = self._admit(request, opts)
         self._rule(rt, new, old)
         update_rules.check_finalizers(rt, new, old)
         new["metadata"]["resourceVersion"] = old["metadata"]["resourceVersion"]
@@ -176,6 +181,12 @@ class Api:
         if new["metadata"].get("deletionTimestamp") and not new["metadata"].get("finalizers"):
             return Written(present(self.remove(rt, new), rt), warnings)
         return Written(self._commit(rt, new, old, opts), warnings)
+
+    def _admit(self, request: AdmissionRequest, opts: WriteOptions) -> list[str]:
+        """Mutating plugins, then prune/default/schema, then validating plugins (real order)."""
+        self.plugins.mutate(request)
+        warnings = admission.admit(request.obj, request.rt, opts)
+        return warnings + self.plugins.validate(request)
 
     def _rule(self, rt: ResourceType, new: JSON, old: JSON | None) -> None:
         if rule := self.rules.get(rt.storage_key):

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from dhcpless.sandbox.apiserver import crds, lifecycle
+from dhcpless.sandbox.apiserver import crds, lifecycle, policies
 from dhcpless.sandbox.apiserver.admission import WriteOptions
 from dhcpless.sandbox.apiserver.api import Api
 from dhcpless.sandbox.apiserver.audit import Audit
@@ -72,6 +72,7 @@ class SandboxServer:
         for rt in core_types():
             self.registry.add(rt)
         crds.install(self.api)
+        policies.install(self.api)
         lifecycle.on_removed(self.api)
         self.audit = Audit()
         self.tokens: dict[str, str] = {}

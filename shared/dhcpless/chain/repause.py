@@ -1,0 +1,59 @@
+"""A host we released that its manifest paused again: release it again at once, and say why.
+
+`kubectl apply` and GitOps controllers (Argo CD, Flux) restore every field their manifest
+carries: when a host's manifest has `baremetalhost.metal3.io/paused: metal3.io/preprovisioning`,
+each re-apply after our release puts the pause back, and BMO stops reconciling the host
+(README "Hosts in git"). Such a host is paused for us, names its Secret and carries our
+released-at stamp: the usual release decision serves it again with the same Secret (never
+rewritten: `decide._compare`) as soon as its event arrives. This module adds the Event that
+explains the loop and how to end it (`explain`), and tells `decide.decide_release` not to mark
+such a host done (`manifest_pauses`): the source's selector hides done hosts, and a re-pause
+must still reach host-registration.
+"""
+
+from __future__ import annotations
+
+import json
+
+from dhcpless import keys
+from dhcpless.chain.actions import Action, RecordEvent, ReleaseHost
+from dhcpless.chain.gate import Gate, gate
+from dhcpless.kube.recorder import Reason
+from dhcpless.kube.refs import HostRef
+from dhcpless.models import BareMetalHost
+
+MESSAGE = (
+    f"the pause was put back after this host was released: its manifest carries "
+    f"{keys.PAUSED_ANNOTATION}: {keys.PREPROVISIONING_PAUSE} and every apply restores it; "
+    "released again with the same network data. To stop this, remove the annotation from the "
+    "manifest: the admission policy in deploy/admission adds it on create only"
+)
+
+
+def repaused(host: BareMetalHost) -> bool:
+    """Pure: paused for us again after we released it (it names its Secret, it has our stamp)."""
+    return gate(host) is Gate.NAMED and keys.RELEASED_AT_ANNOTATION in host.annotations
+
+
+def manifest_pauses(host: BareMetalHost) -> bool:
+    """Pure: the last client-side apply (kubectl, Argo CD) carried our pause.
+
+    Server-side apply (Flux) records its fields in managedFields, which the models do not
+    read: such a host is still released again at once while it is not done; a done one only
+    by resync (documented in README "Hosts in git")."""
+    text = host.annotations.get(keys.LAST_APPLIED_ANNOTATION, "")
+    try:
+        applied = json.loads(text) if text else {}
+    except ValueError:
+        return False
+    annotations = ((applied if isinstance(applied, dict) else {}).get("metadata") or {}).get(
+        "annotations"
+    )
+    return isinstance(annotations, dict) and keys.PAUSED_ANNOTATION in annotations
+
+
+def explain(host: BareMetalHost, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The decision for `host`, plus the explanation when it releases a re-paused host."""
+    if repaused(host) and any(isinstance(a, ReleaseHost) for a in actions):
+        return (*actions, RecordEvent(HostRef.of(host), Reason.MANIFEST_REPAUSED, MESSAGE))
+    return actions

@@ -1,0 +1,62 @@
+"""Hosts that slipped through: registered without the pre-provisioning pause.
+
+BMO pauses a host on the annotation and does nothing else for it (baremetal-operator
+`controllers/metal3.io/baremetalhost_controller.go`, `Reconcile`: the paused check comes
+first); without it a new host is registered and inspected at once, and inspection cannot
+succeed without DHCP: the host stays `inspecting` with no hint anywhere. The admission policy
+of `deploy/admission/` prevents this; where it is absent, the user gets one Warning Event on
+the first event that shows such a host (the Event's name is derived from the decision, so
+redeliveries and later updates write nothing new: `kube.recorder`).
+
+Scope: every host the functions see (their namespace), except one labelled
+`keys.PREPROVISIONING_SCOPE_LABEL=disabled` (the same opt-out as the policy's). A host that
+names its network data, is paused by anyone, was released by us, or is past inspection is fine.
+"""
+
+from __future__ import annotations
+
+from dhcpless import keys
+from dhcpless.chain.act import act
+from dhcpless.chain.actions import RecordEvent
+from dhcpless.chain.decide import Actions
+from dhcpless.chain.gate import Gate, gate
+from dhcpless.keys import ProvisioningState
+from dhcpless.kube.client import Kube
+from dhcpless.kube.recorder import Reason
+from dhcpless.kube.refs import HostRef
+from dhcpless.models import BareMetalHost
+from dhcpless.web import Settings
+
+MESSAGE = (
+    "registered without the pre-provisioning pause: inspection needs static network data; "
+    "delete and re-create it, or pause it and it will be served"
+)
+EARLY = frozenset(
+    {ProvisioningState.NONE, ProvisioningState.REGISTERING, ProvisioningState.INSPECTING}
+)
+"""BMO states in which a host without network data is still waiting for a ramdisk to call
+back (a new host has no state until BMO's first reconcile)."""
+
+
+def slipped(host: BareMetalHost) -> bool:
+    """Pure, on the event's object: in scope, unpaused, no network data, not yet inspected."""
+    return (
+        gate(host) is Gate.NOT_PAUSED
+        and not host.spec.preprovisioning_network_data_name
+        and host.labels.get(keys.PREPROVISIONING_SCOPE_LABEL) != keys.SCOPE_DISABLED
+        and keys.RELEASED_AT_ANNOTATION not in host.annotations
+        and host.status.provisioning.state in EARLY
+        and not host.metadata.deletion_timestamp
+    )
+
+
+def decide_slipped(host: BareMetalHost) -> Actions:
+    """One Warning for a host that slipped through; nothing for any other."""
+    if not slipped(host):
+        return ()
+    return (RecordEvent(HostRef.of(host), Reason.REGISTERED_UNPAUSED, MESSAGE),)
+
+
+def record(kube: Kube, host: BareMetalHost, settings: Settings) -> None:
+    """Act on `decide_slipped` for a host read from the API (never on an event's copy)."""
+    act(decide_slipped(host), kube, settings, host)
