@@ -209,3 +209,11 @@ def test_wrong_mac_stays_inspecting(api: client.ApiClient, bmo: BMOController) -
     reason = eventually(lambda: bmo.stuck.get((NS, "w")))
     assert "no static address for the boot NIC" in reason
     assert state(api, "w") == "inspecting"
+
+
+def test_backoff_stays_bounded_after_many_tries(bmo: BMOController) -> None:
+    """A host that fails for hours is retried every `_BACKOFF_MAX` seconds; the delay must not
+    overflow (an OverflowError would kill the controller's worker thread)."""
+    key = ("default", "forever")
+    bmo._retries[key] = 5000
+    assert bmo._backoff(key) == 5.0

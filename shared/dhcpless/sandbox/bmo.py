@@ -139,7 +139,9 @@ class BMOController(Controller[HostKey]):
     def _backoff(self, key: HostKey) -> float:
         with self._lock:
             tries = self._retries[key] = self._retries.get(key, 0) + 1
-        return min(_BACKOFF_MIN * 2.0 ** (tries - 1), _BACKOFF_MAX)
+        # The exponent is capped: a host retried for hours would otherwise overflow the float
+        # and kill the worker thread.
+        return min(_BACKOFF_MIN * 2.0 ** min(tries - 1, 32), _BACKOFF_MAX)
 
     def _set_status(self, key: HostKey, status: dict[str, Any]) -> None:
         log.info("BareMetalHost %s/%s: %s", *key, status["provisioning"]["state"] or "-")
