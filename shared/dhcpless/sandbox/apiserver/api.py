@@ -132,7 +132,7 @@ class Api:
         with self.store.lock:
             old = self.existing(rt, namespace, name)
             current = present(copy.deepcopy(old), rt)
-            new = update_rules.apply_patch(content_type, current, patch, custom=bool(rt.group))
+            new = update_rules.apply_patch(content_type, current, patch, custom=rt.custom)
             new = admission.check_identity(new, rt)
             self._check_name(rt, new, name, namespace)
             return self._replace(rt, old, new, opts, subresource)

@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from dhcpless.sandbox.apiserver import proto_body
 from dhcpless.sandbox.apiserver.admission import FieldValidation, WriteOptions
 from dhcpless.sandbox.apiserver.kinds import ResourceType
 from dhcpless.sandbox.apiserver.request import RequestInfo
@@ -16,6 +17,7 @@ from dhcpless.sandbox.apiserver.status import bad_request
 
 JSON = dict[str, Any]
 DEFAULT_WATCH_SECONDS = 1800.0
+TEXT_BODIES = ("", "application/json", "application/yaml", "*/*")
 
 
 @dataclass
@@ -41,11 +43,22 @@ class Call:
     def q(self) -> dict[str, str]:
         return self.info.query
 
+    @property
+    def media_type(self) -> str:
+        return self.content_type.split(";")[0].strip().lower()
+
     def body(self) -> Any:
+        """The decoded body; protobuf only for built-in kinds (CRs have no messages)."""
         if not self.raw:
             return None
+        if self.media_type == proto_body.PROTOBUF:
+            if self.rt.custom:
+                raise proto_body.unsupported()
+            return proto_body.decode(self.raw)
+        if self.info.verb in ("create", "update") and self.media_type not in TEXT_BODIES:
+            raise proto_body.unsupported()
         try:
-            if "yaml" in self.content_type:
+            if "yaml" in self.media_type:
                 return yaml.safe_load(self.raw)
             return json.loads(self.raw)
         except (ValueError, yaml.YAMLError) as error:

@@ -61,12 +61,17 @@ AGE = PrinterColumn("Age", "date", ".metadata.creationTimestamp")
 
 def core_types() -> list[ResourceType]:
     phase = PrinterColumn("Status", "string", ".status.phase")
+    # k8s.io/kubernetes pkg/registry/core/event/strategy.go (ToSelectableFields) and the field
+    # label conversion of core/v1 Event: what `kubectl events --for` sends.
     event_fields = (
-        "involvedObject.kind",
-        "involvedObject.name",
-        "involvedObject.namespace",
-        "involvedObject.uid",
+        *(
+            f"involvedObject.{f}"
+            for f in ("kind", "namespace", "name", "uid", "apiVersion", "resourceVersion")
+        ),
+        "involvedObject.fieldPath",
         "reason",
+        "reportingComponent",
+        "source",
         "type",
     )
     return [

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 
-from dhcpless.sandbox.apiserver import nonresource, request, routes
+from dhcpless.sandbox.apiserver import nonresource, request, reviews, routes
 from dhcpless.sandbox.apiserver.audit import AuditRecord
 from dhcpless.sandbox.apiserver.call import Call, Response
 from dhcpless.sandbox.apiserver.request import RequestInfo
@@ -74,9 +74,9 @@ class Frontend:
         )
         if (fault := self.sandbox.fault(info)) is not None:
             raise fault
-        if not self.sandbox.authorize(info):
-            raise _forbidden(info)
         rt = self.sandbox.registry.lookup(info.api_group, info.api_version, info.resource)
+        if not (rt is not None and reviews.is_review(rt)) and not self.sandbox.authorize(info):
+            raise _forbidden(info)
         if rt is None:
             raise ApiError(404, "NotFound", "the server could not find the requested resource")
         call = Call(
@@ -87,6 +87,8 @@ class Frontend:
             raw,
             closed,
         )
+        if reviews.is_review(rt):
+            return reviews.serve(call, self.sandbox.authorize)
         return routes.dispatch(self.sandbox.api, call)
 
     def _non_resource(self, info: RequestInfo) -> Response | str:

@@ -21,6 +21,8 @@ from dhcpless.sandbox.apiserver.tables import lookup
 from dhcpless.sandbox.apiserver.watching import WatchRequest, stream
 
 JSON = dict[str, Any]
+FIELD_PATHS = {"source": ".source.component"}
+"""Field labels whose value is not at their own path (core/v1 Event `source`)."""
 
 
 def matcher(call: Call) -> Callable[[JSON], bool]:
@@ -29,7 +31,7 @@ def matcher(call: Call) -> Callable[[JSON], bool]:
 
     def matches(obj: JSON) -> bool:
         meta = obj["metadata"]
-        values = {f.path: str(lookup(obj, f.path) or "") for f in wanted}
+        values = {f.path: str(lookup(obj, FIELD_PATHS.get(f.path, f.path)) or "") for f in wanted}
         return labels_match(labels, meta.get("labels") or {}) and fields_match(wanted, values)
 
     return matches

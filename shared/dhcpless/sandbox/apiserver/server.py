@@ -27,6 +27,7 @@ from dhcpless.sandbox.apiserver.core_kinds import core_types
 from dhcpless.sandbox.apiserver.http_handler import Frontend, Handler
 from dhcpless.sandbox.apiserver.kinds import Registry
 from dhcpless.sandbox.apiserver.request import RequestInfo
+from dhcpless.sandbox.apiserver.reviews import review_types
 from dhcpless.sandbox.apiserver.status import ApiError
 from dhcpless.sandbox.apiserver.store import HISTORY, Store
 
@@ -69,7 +70,7 @@ class SandboxServer:
         """`history`: how many watch events are kept for watches from a resourceVersion."""
         self.registry, self.store = Registry(), Store(history)
         self.api = Api(self.registry, self.store)
-        for rt in core_types():
+        for rt in [*core_types(), *review_types()]:
             self.registry.add(rt)
         crds.install(self.api)
         lifecycle.on_removed(self.api)
