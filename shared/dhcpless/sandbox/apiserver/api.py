@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dhcpless.sandbox.apiserver import admission, meta, update_rules
+from dhcpless.sandbox.apiserver import admission, meta, names, update_rules
 from dhcpless.sandbox.apiserver.admission import WriteOptions
 from dhcpless.sandbox.apiserver.core_kinds import WRITE_RULES
 from dhcpless.sandbox.apiserver.kinds import Registry, ResourceType
@@ -178,6 +178,8 @@ class Api:
         return Written(self._commit(rt, new, old, opts), warnings)
 
     def _rule(self, rt: ResourceType, new: JSON, old: JSON | None) -> None:
+        if causes := names.label_causes(new["metadata"].get("labels")):
+            raise invalid(rt.kind, rt.group, new["metadata"]["name"], causes)
         if rule := self.rules.get(rt.storage_key):
             rule(new, old)
 
