@@ -9,7 +9,6 @@ whose object stops matching its label selector getting DELETED with the object a
 
 from __future__ import annotations
 
-import http.client
 import json
 from typing import Any
 
@@ -26,6 +25,7 @@ from .helpers import (
     get_host,
     host,
     meta,
+    raw_request,
     status_of,
     watch_events,
 )
@@ -38,22 +38,11 @@ def co(api_client: ApiClient) -> Custom:
     return Custom(api_client)
 
 
-def raw(server: SandboxServer, method: str, path: str, body: bytes = b"", **headers: str) -> Any:
-    host_, port = server.address.rsplit(":", 1)
-    connection = http.client.HTTPConnection(host_, int(port), timeout=10)
-    try:
-        connection.request(method, path, body=body, headers=headers)
-        answer = connection.getresponse()
-        return answer.status, answer.getheader("Transfer-Encoding"), json.loads(answer.read())
-    finally:
-        connection.close()
-
-
 def test_strategic_merge_on_a_custom_resource_is_415(sandbox: SandboxServer, co: Custom) -> None:
     before = create_host(co)
     body = json.dumps({"spec": {"online": False}}).encode()
     kind = "application/strategic-merge-patch+json"
-    code, _, status = raw(sandbox, "PATCH", f"{HOSTS}/h1", body, **{"Content-Type": kind})
+    code, _, status = raw_request(sandbox, "PATCH", f"{HOSTS}/h1", body, **{"Content-Type": kind})
     assert (code, status["reason"]) == (415, "UnsupportedMediaType")
     assert status["message"] == (
         "the body of the request was in an unknown format - accepted media types include: "
@@ -114,7 +103,7 @@ def test_delete_with_an_unknown_dry_run_value_is_400(api_client: ApiClient, co: 
 def test_bad_query_parameters_fail_before_any_stream(
     sandbox: SandboxServer, query: str, code: int, message: str
 ) -> None:
-    answer, chunked, status = raw(sandbox, "GET", HOSTS + query)
+    answer, chunked, status = raw_request(sandbox, "GET", HOSTS + query)
     assert (answer, chunked, status["code"], status["message"]) == (code, None, code, message)
 
 

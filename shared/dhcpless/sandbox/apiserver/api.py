@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from dhcpless.sandbox.apiserver import admission, meta, names, update_rules
+from dhcpless.sandbox.apiserver import (
+    admission,
+    apply_merge,
+    fieldmanager,
+    meta,
+    names,
+    update_rules,
+)
 from dhcpless.sandbox.apiserver.admission import WriteOptions
 from dhcpless.sandbox.apiserver.core_kinds import WRITE_RULES
+from dhcpless.sandbox.apiserver.fieldmanager import ManagedOptions
 from dhcpless.sandbox.apiserver.kinds import Registry, ResourceType
 from dhcpless.sandbox.apiserver.status import (
     STALE,
@@ -41,6 +49,7 @@ class Written:
 
     object: JSON
     warnings: list[str] = field(default_factory=list)
+    created: bool = False
 
 
 def present(obj: JSON, rt: ResourceType) -> JSON:
@@ -92,9 +101,10 @@ class Api:
             warnings = admission.admit(obj, rt, opts)
             self._rule(rt, obj, None)
             meta.stamp_new(obj, rt, name, namespace)
+            fieldmanager.record(rt, obj, None, opts, "")
             if self.store.get(rt.storage_key, namespace if rt.namespaced else "", name):
                 raise already_exists(rt.group_resource, name)
-            return Written(self._commit(rt, obj, None, opts), warnings)
+            return Written(self._commit(rt, obj, None, opts), warnings, created=True)
 
     def update(
         self,
@@ -137,6 +147,26 @@ class Api:
             self._check_name(rt, new, name, namespace)
             return self._replace(rt, old, new, opts, subresource)
 
+    def apply(
+        self, rt: ResourceType, namespace: str, name: str, config: Any, opts: ManagedOptions
+    ) -> Written:
+        """Server-side apply: create or merge `config`, owning its fields (`fieldmanager`)."""
+        body = admission.check_identity(config, rt)
+        self._check_name(rt, body, name, namespace)
+        applied = fieldmanager.leaves_of(rt, body, opts.subresource)
+        with self.store.lock:
+            old = self.store.get(rt.storage_key, namespace if rt.namespaced else "", name)
+            mine = replace(opts, applied=frozenset(applied))
+            if old is None:
+                return self.create(rt, namespace, body, mine)
+            live = present(copy.deepcopy(old), rt)
+            causes = fieldmanager.conflicts(rt, live, body, opts.field_manager, opts.subresource)
+            if causes and not opts.force:
+                raise fieldmanager.conflict_error(causes)
+            new = apply_merge.apply(rt, live, body, opts.field_manager, opts.subresource)
+            new["metadata"]["resourceVersion"] = old["metadata"]["resourceVersion"]
+            return self._replace(rt, old, new, mine, opts.subresource)
+
     def existing(self, rt: ResourceType, namespace: str, name: str) -> JSON:
         old = self.store.get(rt.storage_key, namespace if rt.namespaced else "", name)
         if old is None:
@@ -171,6 +201,7 @@ class Api:
         self._rule(rt, new, old)
         update_rules.check_finalizers(rt, new, old)
         new["metadata"]["resourceVersion"] = old["metadata"]["resourceVersion"]
+        fieldmanager.record(rt, new, old, opts, subresource)
         if new == present(old, rt) or opts.dry_run:
             return Written(present(new, rt), warnings)
         if new["metadata"].get("deletionTimestamp") and not new["metadata"].get("finalizers"):

@@ -86,6 +86,7 @@ class Frontend:
             headers.get("accept", ""),
             raw,
             closed,
+            headers.get("user-agent", ""),
         )
         if reviews.is_review(rt):
             return reviews.serve(call, self.sandbox.authorize)

@@ -113,6 +113,8 @@ def carry_over(new: JSON, old: JSON, rt: ResourceType) -> None:
             meta.pop(key, None)
     for key in ("selfLink", "managedFields", "generateName"):
         meta.pop(key, None)
+    if "managedFields" in old_meta:  # the field manager updates them after this
+        meta["managedFields"] = old_meta["managedFields"]
     if "generateName" in old_meta:
         meta["generateName"] = old_meta["generateName"]
     if not rt.has_generation:

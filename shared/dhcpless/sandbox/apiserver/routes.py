@@ -13,8 +13,15 @@ from typing import Any
 from dhcpless.sandbox.apiserver import lifecycle, update_rules
 from dhcpless.sandbox.apiserver.api import Api, Written
 from dhcpless.sandbox.apiserver.call import Call, Response
+from dhcpless.sandbox.apiserver.patching import PatchType
 from dhcpless.sandbox.apiserver.reads import get, list_, matcher, watch
-from dhcpless.sandbox.apiserver.status import bad_request, method_not_allowed, path_not_found
+from dhcpless.sandbox.apiserver.status import (
+    Cause,
+    bad_request,
+    invalid,
+    method_not_allowed,
+    path_not_found,
+)
 
 JSON = dict[str, Any]
 
@@ -39,6 +46,10 @@ def update(api: Api, call: Call) -> Response:
 
 def patch(api: Api, call: Call) -> Response:
     content_type = update_rules.check_patch_type(call.media_type, call.rt.custom)
+    _check_patch_options(call, content_type)
+    if content_type is PatchType.APPLY:
+        applied = api.apply(call.rt, call.namespace, call.info.name, call.body(), call.options())
+        return _written(applied, 201 if applied.created else 200)
     return _written(
         api.patch(
             call.rt,
@@ -50,6 +61,21 @@ def patch(api: Api, call: Call) -> Response:
             call.info.subresource,
         )
     )
+
+
+def _check_patch_options(call: Call, content_type: PatchType) -> None:
+    """k8s.io/apimachinery `pkg/apis/meta/v1/validation` `ValidatePatchOptions`: apply needs a
+    fieldManager; `force` only goes with apply."""
+    cause = None
+    if content_type is PatchType.APPLY and not call.q.get("fieldManager"):
+        cause = Cause(
+            "FieldValueRequired", "Required value: is required for apply patch", "fieldManager"
+        )
+    elif content_type is not PatchType.APPLY and "force" in call.q:
+        why = "Forbidden: may not be specified for non-apply patch"
+        cause = Cause("FieldValueForbidden", why, "force")
+    if cause is not None:
+        raise invalid("PatchOptions", "meta.k8s.io", "", [cause])
 
 
 @dataclass(frozen=True)
