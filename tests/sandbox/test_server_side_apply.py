@@ -62,6 +62,10 @@ def co(sandbox: SandboxServer, api_client: ApiClient) -> Custom:
     return Custom(api_client)
 
 
+DEFAULTED = {"automatedCleaningMode": "metadata"}
+"""What BMO's schema defaults in every host spec."""
+
+
 def host(**spec: Any) -> JSON:
     return {
         "apiVersion": "metal3.io/v1alpha1",
@@ -95,7 +99,7 @@ def test_apply_creates_with_201(sandbox: SandboxServer, co: Custom) -> None:
     path = "/apis/metal3.io/v1alpha1/namespaces/default/baremetalhosts/h1?fieldManager=a"
     body = json.dumps(host(online=True)).encode()
     code, _, created = raw_request(sandbox, "PATCH", path, body, **{"Content-Type": APPLY})
-    assert (code, created["spec"]) == (201, {"online": True})
+    assert (code, created["spec"]) == (201, {"online": True, **DEFAULTED})
     again = raw_request(sandbox, "PATCH", path, body, **{"Content-Type": APPLY})
     assert again[0] == 200
     assert again[2]["metadata"]["resourceVersion"] == created["metadata"]["resourceVersion"]
@@ -105,7 +109,7 @@ def test_apply_creates_and_records_its_fields(co: Custom) -> None:
     created = apply(
         co, {**host(online=True), "metadata": {"name": "h1", "labels": {"a": "b"}}}, "a"
     )
-    assert created["spec"] == {"online": True}
+    assert created["spec"] == {"online": True, **DEFAULTED}
     assert owners(created) == {
         ("a", "Apply"): {"f:metadata": {"f:labels": {"f:a": {}}}, "f:spec": {"f:online": {}}}
     }
@@ -114,14 +118,14 @@ def test_apply_creates_and_records_its_fields(co: Custom) -> None:
 def test_apply_removes_what_the_applier_no_longer_sets(co: Custom) -> None:
     apply(co, host(online=True, bootMode="UEFI"), "a")
     updated = apply(co, host(online=True), "a")
-    assert updated["spec"] == {"online": True}
+    assert updated["spec"] == {"online": True, **DEFAULTED}
 
 
 def test_equal_values_are_shared_and_kept(co: Custom) -> None:
     apply(co, host(online=True, bootMode="UEFI"), "a")
     apply(co, host(bootMode="UEFI"), "b")
     kept = apply(co, host(online=True), "a")
-    assert kept["spec"] == {"online": True, "bootMode": "UEFI"}
+    assert kept["spec"] == {"online": True, "bootMode": "UEFI", **DEFAULTED}
     assert set(owners(kept)) == {("a", "Apply"), ("b", "Apply")}
 
 
@@ -145,7 +149,7 @@ def test_conflict_is_409_naming_field_and_manager(co: Custom) -> None:
 def test_force_takes_the_fields_over(co: Custom) -> None:
     apply(co, host(online=True, bootMode="UEFI"), "a")
     forced = apply(co, host(online=False), "b", force=True)
-    assert forced["spec"] == {"online": False, "bootMode": "UEFI"}
+    assert forced["spec"] == {"online": False, "bootMode": "UEFI", **DEFAULTED}
     fields = owners(forced)
     assert fields[("a", "Apply")] == {"f:spec": {"f:bootMode": {}}}
     assert fields[("b", "Apply")] == {"f:spec": {"f:online": {}}}
