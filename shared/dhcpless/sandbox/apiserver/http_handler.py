@@ -37,6 +37,14 @@ def _forbidden(info: RequestInfo) -> ApiError:
     return forbidden(GroupResource(info.api_group, info.resource), info.name, why)
 
 
+def impersonated(identity: str, headers: dict[str, str]) -> str:
+    """`Impersonate-User` (kubectl --as), honoured for callers outside RBAC (the admin), as
+    k8s.io/apiserver `pkg/endpoints/filters/impersonation.go` honours it for callers allowed
+    the `impersonate` verb. ServiceAccounts here hold no such right."""
+    wanted = headers.get("impersonate-user", "")
+    return wanted if wanted and not identity.startswith("system:serviceaccount:") else identity
+
+
 class Frontend:
     """Request pipeline shared by every connection of one SandboxServer."""
 
@@ -57,7 +65,8 @@ class Frontend:
         raw: bytes,
         closed: Callable[[], bool],
     ) -> Response | str:
-        info = request.parse(method, target, self.identity(headers.get("authorization", "")))
+        who = self.identity(headers.get("authorization", ""))
+        info = request.parse(method, target, impersonated(who, headers))
         if not info.is_resource:
             self.sandbox.audit.record_non_resource()
             return self._non_resource(info)

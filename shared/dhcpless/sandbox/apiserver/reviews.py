@@ -80,7 +80,7 @@ def _access(spec: JSON, identity: str, authorize: Authorize) -> JSON:
         identity=identity,
     )
     allowed = authorize(info)
-    return {"allowed": allowed} | ({} if allowed else {"reason": "no RBAC rule allows it"})
+    return {"allowed": allowed}
 
 
 def _rules(spec: JSON, identity: str, authorize: Authorize) -> JSON:
