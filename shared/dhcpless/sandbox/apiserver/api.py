@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from dhcpless.sandbox.apiserver import (
     admission,
-    apply_merge,
     fieldmanager,
     meta,
     names,
@@ -23,7 +22,6 @@ from dhcpless.sandbox.apiserver import (
 )
 from dhcpless.sandbox.apiserver.admission import WriteOptions
 from dhcpless.sandbox.apiserver.core_kinds import WRITE_RULES
-from dhcpless.sandbox.apiserver.fieldmanager import ManagedOptions
 from dhcpless.sandbox.apiserver.kinds import Registry, ResourceType
 from dhcpless.sandbox.apiserver.status import (
     STALE,
@@ -118,7 +116,7 @@ class Api:
         new = admission.check_identity(body, rt)
         with self.store.lock:
             old = self.existing(rt, namespace, name)
-            self._check_name(rt, new, name, namespace)
+            self.check_name(rt, new, name, namespace)
             given = new["metadata"].get("resourceVersion")
             if not given and rt.group:
                 cause = Cause(
@@ -127,7 +125,7 @@ class Api:
                     "metadata.resourceVersion",
                 )
                 raise invalid(rt.kind, rt.group, name, [cause])
-            return self._replace(rt, old, new, opts, subresource)
+            return self.replace(rt, old, new, opts, subresource)
 
     def patch(
         self,
@@ -144,28 +142,8 @@ class Api:
             current = present(copy.deepcopy(old), rt)
             new = update_rules.apply_patch(content_type, current, patch, custom=rt.custom)
             new = admission.check_identity(new, rt)
-            self._check_name(rt, new, name, namespace)
-            return self._replace(rt, old, new, opts, subresource)
-
-    def apply(
-        self, rt: ResourceType, namespace: str, name: str, config: Any, opts: ManagedOptions
-    ) -> Written:
-        """Server-side apply: create or merge `config`, owning its fields (`fieldmanager`)."""
-        body = admission.check_identity(config, rt)
-        self._check_name(rt, body, name, namespace)
-        applied = fieldmanager.leaves_of(rt, body, opts.subresource)
-        with self.store.lock:
-            old = self.store.get(rt.storage_key, namespace if rt.namespaced else "", name)
-            mine = replace(opts, applied=frozenset(applied))
-            if old is None:
-                return self.create(rt, namespace, body, mine)
-            live = present(copy.deepcopy(old), rt)
-            causes = fieldmanager.conflicts(rt, live, body, opts.field_manager, opts.subresource)
-            if causes and not opts.force:
-                raise fieldmanager.conflict_error(causes)
-            new = apply_merge.apply(rt, live, body, opts.field_manager, opts.subresource)
-            new["metadata"]["resourceVersion"] = old["metadata"]["resourceVersion"]
-            return self._replace(rt, old, new, mine, opts.subresource)
+            self.check_name(rt, new, name, namespace)
+            return self.replace(rt, old, new, opts, subresource)
 
     def existing(self, rt: ResourceType, namespace: str, name: str) -> JSON:
         old = self.store.get(rt.storage_key, namespace if rt.namespaced else "", name)
@@ -173,7 +151,7 @@ class Api:
             raise not_found(rt.group_resource, name)
         return old
 
-    def _check_name(self, rt: ResourceType, new: JSON, name: str, namespace: str) -> None:
+    def check_name(self, rt: ResourceType, new: JSON, name: str, namespace: str) -> None:
         given = new["metadata"].get("name")
         if given and given != name:
             raise bad_request(
@@ -187,7 +165,7 @@ class Api:
             )
         new["metadata"]["name"] = name
 
-    def _replace(
+    def replace(
         self, rt: ResourceType, old: JSON, new: JSON, opts: WriteOptions, subresource: str
     ) -> Written:
         given = new["metadata"].get("resourceVersion")

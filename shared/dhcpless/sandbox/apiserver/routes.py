@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from dhcpless.sandbox.apiserver import lifecycle, update_rules
+from dhcpless.sandbox.apiserver import lifecycle, server_side_apply, update_rules
 from dhcpless.sandbox.apiserver.api import Api, Written
 from dhcpless.sandbox.apiserver.call import Call, Response
 from dhcpless.sandbox.apiserver.patching import PatchType
@@ -48,7 +48,9 @@ def patch(api: Api, call: Call) -> Response:
     content_type = update_rules.check_patch_type(call.media_type, call.rt.custom)
     _check_patch_options(call, content_type)
     if content_type is PatchType.APPLY:
-        applied = api.apply(call.rt, call.namespace, call.info.name, call.body(), call.options())
+        applied = server_side_apply.apply(
+            api, call.rt, call.namespace, call.info.name, call.body(), call.options()
+        )
         return _written(applied, 201 if applied.created else 200)
     return _written(
         api.patch(
