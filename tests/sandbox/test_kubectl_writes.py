@@ -93,7 +93,7 @@ def test_server_side_apply_managers_conflicts_and_force(kubectl: Run) -> None:
 
 def test_strategic_merge_patch_on_a_host_is_415(kubectl: Run) -> None:
     ok(kubectl("apply", "-f", "-", stdin=HOST % "h1"))
-    patched = kubectl("patch", "bmh", "h1", "-p", '{"spec":{"online":false}}')
+    patched = kubectl("patch", "bmh", "h1", "--type=strategic", "-p", '{"spec":{"online":false}}')
     assert patched.returncode != 0
     assert (
         "the body of the request was in an unknown format - accepted media types include: "
