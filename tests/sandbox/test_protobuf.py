@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
-from kubernetes.client import ApiClient, CoreV1Api
+from kubernetes.client import ApiClient, CoreV1Api, V1ObjectMeta, V1Secret
 
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.apiserver.proto_body import MAGIC, PROTOBUF
@@ -94,6 +94,17 @@ def _service_account(message: Any) -> tuple[str, str, str]:
     message.metadata.name = "sa"
     message.imagePullSecrets.add(name="pull")
     return "/api/v1/namespaces/default/serviceaccounts", "read_namespaced_service_account", "sa"
+
+
+def test_official_client_creates_and_a_protobuf_client_reads(
+    sandbox: SandboxServer, api_client: ApiClient
+) -> None:
+    """client-go asks for `protobuf,json`: the sandbox may answer JSON, and does."""
+    CoreV1Api(api_client).create_namespaced_secret(
+        "default", V1Secret(metadata=V1ObjectMeta(name="from-python"), string_data={"k": "v"})
+    )
+    code, secret = send(sandbox, "GET", "/api/v1/namespaces/default/secrets/from-python", b"")
+    assert (code, base64.b64decode(secret["data"]["k"])) == (200, b"v")
 
 
 @pytest.mark.parametrize(
