@@ -127,3 +127,18 @@ def test_explain_and_wide_columns_and_api_resources(kubectl: Run) -> None:
     assert {"baremetalhosts.metal3.io", "ippools.ipam.metal3.io", "secrets", "namespaces"} <= set(
         resources
     )
+
+
+@pytest.mark.parametrize(
+    ("who", "answer"),
+    [
+        pytest.param((), "yes", id="admin"),
+        pytest.param((f"--as={rbac.service_account('default', 'bot')}",), "no", id="bot"),
+    ],
+)
+def test_auth_can_i_on_a_non_resource_path(
+    sandbox: SandboxServer, kubectl: Run, who: tuple[str, ...], answer: str
+) -> None:
+    sandbox.authorize = rbac.Authorizer(ROLE)
+    said = kubectl("auth", "can-i", "get", "/healthz", *who)
+    assert said.stdout.strip() == answer, said.stderr
