@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 from collections.abc import Callable
 from typing import Any, cast
@@ -73,3 +74,17 @@ def watch_events(list_call: Callable[..., Any], *args: Any, **kw: Any) -> list[J
     """Every event of a watch that ends by `timeout_seconds` (which the caller passes)."""
     stream = watch.Watch().stream(list_call, *args, **kw)  # type: ignore[no-untyped-call]
     return list(cast("list[JSON]", stream))
+
+
+def raw_request(
+    server: Any, method: str, path: str, body: bytes = b"", **headers: str
+) -> tuple[int, str | None, JSON]:
+    """One request on its own connection: (status, Transfer-Encoding, the JSON answer)."""
+    host_, port = server.address.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host_, int(port), timeout=10)
+    try:
+        connection.request(method, path, body=body, headers=headers)
+        answer = connection.getresponse()
+        return answer.status, answer.getheader("Transfer-Encoding"), json.loads(answer.read())
+    finally:
+        connection.close()

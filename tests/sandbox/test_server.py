@@ -70,7 +70,7 @@ def test_openapi_v3(sandbox: SandboxServer) -> None:
     }
     assert "fieldValidation" in [p["name"] for p in patch["parameters"]]
     schema = doc["components"]["schemas"]["io.metal3.v1alpha1.BareMetalHost"]
-    assert schema["properties"]["spec"]["properties"]["online"] == {"type": "boolean"}
+    assert schema["properties"]["spec"]["properties"]["online"]["type"] == "boolean"
 
 
 def test_unknown_paths_answer_a_not_found_status(sandbox: SandboxServer) -> None:

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from kubernetes.client import ApiClient, ApiException, CoreV1Api, V1Secret
 
+from dhcpless.sandbox.apiserver import SandboxServer
+
 from .helpers import BMH, JSON, Custom, create_host, get_host, host, meta, status_of
 
 
@@ -105,13 +107,37 @@ def test_noop_patch_keeps_resource_version(co: Custom) -> None:
     assert same["metadata"]["resourceVersion"] == created["metadata"]["resourceVersion"]
 
 
-def test_generation_counts_status_without_status_subresource(co: Custom) -> None:
-    group = ("infrastructure.cluster.x-k8s.io", "v1beta2", "default", "metal3machinetemplates")
+GADGETS = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
+            status: {type: object, x-kubernetes-preserve-unknown-fields: true}
+"""
+
+
+def test_generation_counts_status_without_status_subresource(
+    sandbox: SandboxServer, co: Custom
+) -> None:
+    sandbox.apply_crd_text(GADGETS)
+    group = ("example.com", "v1", "default", "gadgets")
     body = {
-        "apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2",
-        "kind": "Metal3MachineTemplate",
+        "apiVersion": "example.com/v1",
+        "kind": "Gadget",
         "metadata": {"name": "m"},
-        "spec": {"template": {"spec": {}}},
+        "spec": {"a": 1},
         "status": {"x": 1},
     }
     assert co.create_namespaced_custom_object(*group, body)["status"] == {"x": 1}
@@ -133,11 +159,16 @@ def test_status_subresource_separation(co: Custom) -> None:
             "status": {"operationalStatus": "OK"},
         },
     )
-    assert status["status"] == {"operationalStatus": "OK"}
+    # errorCount and provisioningFailCount are defaulted by BMO's schema, as upstream.
+    assert status["status"] == {
+        "operationalStatus": "OK",
+        "errorCount": 0,
+        "provisioningFailCount": 0,
+    }
     assert status["spec"]["online"] is True
     assert "labels" not in status["metadata"]
     replaced = co.replace_namespaced_custom_object(*BMH, "h1", {**status, "status": {}})
-    assert replaced["status"] == {"operationalStatus": "OK"}
+    assert replaced["status"] == status["status"]
 
 
 def test_secret_string_data_and_no_generation(api_client: ApiClient) -> None:

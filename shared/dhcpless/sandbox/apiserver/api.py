@@ -13,7 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dhcpless.sandbox.apiserver import admission, meta, update_rules
+from dhcpless.sandbox.apiserver import (
+    admission,
+    fieldmanager,
+    meta,
+    names,
+    update_rules,
+)
 from dhcpless.sandbox.apiserver.admission import WriteOptions
 from dhcpless.sandbox.apiserver.admission_request import AdmissionRequest, Plugins
 from dhcpless.sandbox.apiserver.core_kinds import WRITE_RULES
@@ -42,6 +48,7 @@ class Written:
 
     object: JSON
     warnings: list[str] = field(default_factory=list)
+    created: bool = False
 
 
 def present(obj: JSON, rt: ResourceType) -> JSON:
@@ -95,9 +102,10 @@ class Api:
             warnings = self._admit(request, opts)
             self._rule(rt, obj, None)
             meta.stamp_new(obj, rt, name, namespace)
+            fieldmanager.record(rt, obj, None, opts, "")
             if self.store.get(rt.storage_key, namespace if rt.namespaced else "", name):
                 raise already_exists(rt.group_resource, name)
-            return Written(self._commit(rt, obj, None, opts), warnings)
+            return Written(self._commit(rt, obj, None, opts), warnings, created=True)
 
     def update(
         self,
@@ -111,7 +119,7 @@ class Api:
         new = admission.check_identity(body, rt)
         with self.store.lock:
             old = self.existing(rt, namespace, name)
-            self._check_name(rt, new, name, namespace)
+            self.check_name(rt, new, name, namespace)
             given = new["metadata"].get("resourceVersion")
             if not given and rt.group:
                 cause = Cause(
@@ -120,7 +128,7 @@ class Api:
                     "metadata.resourceVersion",
                 )
                 raise invalid(rt.kind, rt.group, name, [cause])
-            return self._replace(rt, old, new, opts, subresource)
+            return self.replace(rt, old, new, opts, subresource)
 
     def patch(
         self,
@@ -135,10 +143,10 @@ class Api:
         with self.store.lock:
             old = self.existing(rt, namespace, name)
             current = present(copy.deepcopy(old), rt)
-            new = update_rules.apply_patch(content_type, current, patch, custom=bool(rt.group))
+            new = update_rules.apply_patch(content_type, current, patch, custom=rt.custom)
             new = admission.check_identity(new, rt)
-            self._check_name(rt, new, name, namespace)
-            return self._replace(rt, old, new, opts, subresource)
+            self.check_name(rt, new, name, namespace)
+            return self.replace(rt, old, new, opts, subresource)
 
     def existing(self, rt: ResourceType, namespace: str, name: str) -> JSON:
         old = self.store.get(rt.storage_key, namespace if rt.namespaced else "", name)
@@ -146,7 +154,7 @@ class Api:
             raise not_found(rt.group_resource, name)
         return old
 
-    def _check_name(self, rt: ResourceType, new: JSON, name: str, namespace: str) -> None:
+    def check_name(self, rt: ResourceType, new: JSON, name: str, namespace: str) -> None:
         given = new["metadata"].get("name")
         if given and given != name:
             raise bad_request(
@@ -160,7 +168,7 @@ class Api:
             )
         new["metadata"]["name"] = name
 
-    def _replace(
+    def replace(
         self, rt: ResourceType, old: JSON, new: JSON, opts: WriteOptions, subresource: str
     ) -> Written:
         given = new["metadata"].get("resourceVersion")
@@ -176,6 +184,7 @@ class Api:
         self._rule(rt, new, old)
         update_rules.check_finalizers(rt, new, old)
         new["metadata"]["resourceVersion"] = old["metadata"]["resourceVersion"]
+        fieldmanager.record(rt, new, old, opts, subresource)
         if new == present(old, rt) or opts.dry_run:
             return Written(present(new, rt), warnings)
         if new["metadata"].get("deletionTimestamp") and not new["metadata"].get("finalizers"):
@@ -189,6 +198,8 @@ class Api:
         return warnings + self.plugins.validate(request)
 
     def _rule(self, rt: ResourceType, new: JSON, old: JSON | None) -> None:
+        if causes := names.label_causes(new["metadata"].get("labels")):
+            raise invalid(rt.kind, rt.group, new["metadata"]["name"], causes)
         if rule := self.rules.get(rt.storage_key):
             rule(new, old)
 

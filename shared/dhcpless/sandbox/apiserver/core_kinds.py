@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from dhcpless.sandbox.apiserver import printers
 from dhcpless.sandbox.apiserver.kinds import PrinterColumn, ResourceType
 
 JSON = dict[str, Any]
@@ -42,7 +43,7 @@ def root_schema(body: JSON) -> JSON:
 
 def _core(kind: str, plural: str, **kw: Any) -> ResourceType:
     schema_name = kw.pop("schema_name", kind)
-    columns = (*kw.pop("columns", ()), AGE)
+    columns = kw.pop("own_columns", None) or (*kw.pop("columns", ()), AGE)
     return ResourceType(
         group=kw.pop("group", ""),
         version=kw.pop("version", "v1"),
@@ -61,12 +62,17 @@ AGE = PrinterColumn("Age", "date", ".metadata.creationTimestamp")
 
 def core_types() -> list[ResourceType]:
     phase = PrinterColumn("Status", "string", ".status.phase")
+    # k8s.io/kubernetes pkg/registry/core/event/strategy.go (ToSelectableFields) and the field
+    # label conversion of core/v1 Event: what `kubectl events --for` sends.
     event_fields = (
-        "involvedObject.kind",
-        "involvedObject.name",
-        "involvedObject.namespace",
-        "involvedObject.uid",
+        *(
+            f"involvedObject.{f}"
+            for f in ("kind", "namespace", "name", "uid", "apiVersion", "resourceVersion")
+        ),
+        "involvedObject.fieldPath",
         "reason",
+        "reportingComponent",
+        "source",
         "type",
     )
     return [
@@ -84,12 +90,18 @@ def core_types() -> list[ResourceType]:
             "secrets",
             namespaced=True,
             selectable_fields=("type",),
-            columns=(PrinterColumn("Type", "string", ".type"),),
+            columns=printers.SECRET_COLUMNS,
         ),
         _core("ConfigMap", "configmaps", namespaced=True, short_names=("cm",)),
         _core("ServiceAccount", "serviceaccounts", namespaced=True, short_names=("sa",)),
         _core(
-            "Event", "events", namespaced=True, short_names=("ev",), selectable_fields=event_fields
+            "Event",
+            "events",
+            namespaced=True,
+            short_names=("ev",),
+            selectable_fields=event_fields,
+            own_columns=printers.EVENT_COLUMNS,
+            extra={printers.NO_NAME_COLUMN: True},
         ),
         _core(
             "Event",

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 
-from dhcpless.sandbox.apiserver import nonresource, request, routes
+from dhcpless.sandbox.apiserver import nonresource, request, reviews, routes
 from dhcpless.sandbox.apiserver.audit import AuditRecord
 from dhcpless.sandbox.apiserver.call import Call, Response
 from dhcpless.sandbox.apiserver.request import RequestInfo
@@ -35,6 +35,14 @@ def _forbidden(info: RequestInfo) -> ApiError:
         f'"{info.api_group}"{where}'
     )
     return forbidden(GroupResource(info.api_group, info.resource), info.name, why)
+
+
+def impersonated(identity: str, headers: dict[str, str]) -> str:
+    """`Impersonate-User` (kubectl --as), honoured for callers outside RBAC (the admin), as
+    k8s.io/apiserver `pkg/endpoints/filters/impersonation.go` honours it for callers allowed
+    the `impersonate` verb. ServiceAccounts here hold no such right."""
+    wanted = headers.get("impersonate-user", "")
+    return wanted if wanted and not identity.startswith("system:serviceaccount:") else identity
 
 
 class Frontend:
@@ -57,7 +65,8 @@ class Frontend:
         raw: bytes,
         closed: Callable[[], bool],
     ) -> Response | str:
-        info = request.parse(method, target, self.identity(headers.get("authorization", "")))
+        who = self.identity(headers.get("authorization", ""))
+        info = request.parse(method, target, impersonated(who, headers))
         if not info.is_resource:
             self.sandbox.audit.record_non_resource()
             return self._non_resource(info)
@@ -74,9 +83,9 @@ class Frontend:
         )
         if (fault := self.sandbox.fault(info)) is not None:
             raise fault
-        if not self.sandbox.authorize(info):
-            raise _forbidden(info)
         rt = self.sandbox.registry.lookup(info.api_group, info.api_version, info.resource)
+        if not (rt is not None and reviews.is_review(rt)) and not self.sandbox.authorize(info):
+            raise _forbidden(info)
         if rt is None:
             raise ApiError(404, "NotFound", "the server could not find the requested resource")
         call = Call(
@@ -86,7 +95,10 @@ class Frontend:
             headers.get("accept", ""),
             raw,
             closed,
+            headers.get("user-agent", ""),
         )
+        if reviews.is_review(rt):
+            return reviews.serve(call, self.sandbox.authorize)
         return routes.dispatch(self.sandbox.api, call)
 
     def _non_resource(self, info: RequestInfo) -> Response | str:

@@ -16,6 +16,10 @@ from typing import Any
 from dhcpless.sandbox.apiserver.status import GroupResource
 
 JSON = dict[str, Any]
+BUILTIN_GROUPS = frozenset(
+    {"", "apiextensions.k8s.io", "authorization.k8s.io", "events.k8s.io"}
+    | {"rbac.authorization.k8s.io"}
+)
 ALL_VERBS = ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
 
 
@@ -55,6 +59,11 @@ class ResourceType:
     @property
     def api_version(self) -> str:
         return f"{self.group}/{self.version}" if self.group else self.version
+
+    @property
+    def custom(self) -> bool:
+        """Served from a CRD: JSON and YAML bodies only, no strategic merge patch."""
+        return self.group not in BUILTIN_GROUPS
 
     @property
     def group_resource(self) -> GroupResource:

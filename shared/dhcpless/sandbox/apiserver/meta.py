@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-import re
 import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from dhcpless.sandbox.apiserver import names
 from dhcpless.sandbox.apiserver.kinds import ResourceType
 from dhcpless.sandbox.apiserver.status import Cause, bad_request, invalid
 
@@ -34,29 +34,12 @@ OBJECT_META_KEYS = frozenset(
 )
 SERVER_OWNED = ("uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds")
 
-_SUBDOMAIN = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
-_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _RANDOM_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 
 
 def now() -> str:
     """RFC 3339 with second precision, as metav1.Time serialises."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _name_error(rt: ResourceType, name: str) -> Cause | None:
-    if rt.kind == "Namespace":
-        pattern, limit, what = _LABEL, 63, "RFC 1123 label"
-    else:
-        pattern, limit, what = _SUBDOMAIN, 253, "RFC 1123 subdomain"
-    if re.fullmatch(pattern, name) and len(name) <= limit:
-        return None
-    why = (
-        f"a lowercase {what} must consist of lower case alphanumeric characters, '-' or '.',"
-        f" and must start and end with an alphanumeric character (regex used for validation"
-        f" is '{pattern}')"
-    )
-    return Cause("FieldValueInvalid", f'Invalid value: "{name}": {why}', "metadata.name")
 
 
 def check_meta_types(meta: Any) -> None:
@@ -87,8 +70,8 @@ def name_for_create(rt: ResourceType, meta: JSON) -> str:
             "metadata.name",
         )
         raise invalid(rt.kind, rt.group, "", [cause])
-    if error := _name_error(rt, name):
-        raise invalid(rt.kind, rt.group, name, [error])
+    if causes := names.name_causes(name, namespace_like=rt.kind == "Namespace"):
+        raise invalid(rt.kind, rt.group, name, causes)
     return name
 
 
@@ -130,6 +113,8 @@ def carry_over(new: JSON, old: JSON, rt: ResourceType) -> None:
             meta.pop(key, None)
     for key in ("selfLink", "managedFields", "generateName"):
         meta.pop(key, None)
+    if "managedFields" in old_meta:  # the field manager updates them after this
+        meta["managedFields"] = old_meta["managedFields"]
     if "generateName" in old_meta:
         meta["generateName"] = old_meta["generateName"]
     if not rt.has_generation:

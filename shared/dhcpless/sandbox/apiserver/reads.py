@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,11 +17,34 @@ from dhcpless.sandbox.apiserver.selectors import (
     parse_fields,
     parse_labels,
 )
-from dhcpless.sandbox.apiserver.status import bad_request
+from dhcpless.sandbox.apiserver.status import Cause, bad_request, invalid
 from dhcpless.sandbox.apiserver.tables import lookup
 from dhcpless.sandbox.apiserver.watching import WatchRequest, stream
 
 JSON = dict[str, Any]
+FIELD_PATHS = {"source": ".source.component"}
+"""Field labels whose value is not at their own path (core/v1 Event `source`)."""
+
+
+def int_param(call: Call, key: str) -> int:
+    """Query integers decode like apimachinery's `Convert_Slice_string_To_int64`; a bad one is
+    a 400 (k8s.io/apiserver `handlers/get.go`, `ListResource`: DecodeParameters -> BadRequest)
+    answered before any list or watch starts."""
+    raw = call.q.get(key) or ""
+    if raw and not re.fullmatch(r"[-+]?\d+", raw):
+        raise bad_request(f'strconv.ParseInt: parsing "{raw}": invalid syntax')
+    return int(raw or 0)
+
+
+def resource_version(call: Call) -> str:
+    """storage `APIObjectVersioner.ParseResourceVersion`: not a number is 422 Invalid, through
+    `InterpretWatchError` (k8s.io/apiserver `pkg/storage/errors/storage.go`)."""
+    raw = call.q.get("resourceVersion", "")
+    if raw and not raw.isdigit():
+        why = f'Invalid value: "{raw}": strconv.ParseUint: parsing "{raw}": invalid syntax'
+        cause = Cause("FieldValueInvalid", why, "resourceVersion")
+        raise invalid(call.rt.plural, call.rt.group, "", [cause])
+    return raw
 
 
 def matcher(call: Call) -> Callable[[JSON], bool]:
@@ -29,7 +53,7 @@ def matcher(call: Call) -> Callable[[JSON], bool]:
 
     def matches(obj: JSON) -> bool:
         meta = obj["metadata"]
-        values = {f.path: str(lookup(obj, f.path) or "") for f in wanted}
+        values = {f.path: str(lookup(obj, FIELD_PATHS.get(f.path, f.path)) or "") for f in wanted}
         return labels_match(labels, meta.get("labels") or {}) and fields_match(wanted, values)
 
     return matches
@@ -56,7 +80,7 @@ def _page(call: Call, items: list[JSON], rv: str) -> tuple[list[JSON], JSON]:
         except (ValueError, KeyError, TypeError):
             raise bad_request("continue key is not valid") from None
         items = [o for o in items if _position(o) > tuple(after)]
-    limit = int(call.q.get("limit") or 0)
+    limit = int_param(call, "limit")
     if 0 < limit < len(items):
         token = json.dumps({"after": list(_position(items[limit - 1]))}).encode()
         meta |= {
@@ -72,6 +96,8 @@ def _position(obj: JSON) -> tuple[str, str]:
 
 
 def list_(api: Api, call: Call) -> Response:
+    int_param(call, "limit")
+    resource_version(call)
     matches, ns = matcher(call), call.info.namespace or None
     with api.store.lock:
         rv = str(api.store.resource_version)
@@ -93,12 +119,12 @@ def list_(api: Api, call: Call) -> Response:
 
 
 def watch(api: Api, call: Call) -> Response:
-    timeout = float(call.q.get("timeoutSeconds") or DEFAULT_WATCH_SECONDS)
+    timeout = float(int_param(call, "timeoutSeconds") or DEFAULT_WATCH_SECONDS)
     req = WatchRequest(
         call.rt,
         call.info.namespace or None,
         matcher(call),
-        call.q.get("resourceVersion", ""),
+        resource_version(call),
         timeout,
         call.q.get("sendInitialEvents") == "true",
         _render(call),

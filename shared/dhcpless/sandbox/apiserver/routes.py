@@ -7,13 +7,21 @@ HTTP framing in `http_handler`. Everything here returns a `Response` or raises `
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from dhcpless.sandbox.apiserver import lifecycle
+from dhcpless.sandbox.apiserver import lifecycle, server_side_apply, update_rules
 from dhcpless.sandbox.apiserver.api import Api, Written
 from dhcpless.sandbox.apiserver.call import Call, Response
+from dhcpless.sandbox.apiserver.patching import PatchType
 from dhcpless.sandbox.apiserver.reads import get, list_, matcher, watch
-from dhcpless.sandbox.apiserver.status import bad_request, method_not_allowed, path_not_found
+from dhcpless.sandbox.apiserver.status import (
+    Cause,
+    bad_request,
+    invalid,
+    method_not_allowed,
+    path_not_found,
+)
 
 JSON = dict[str, Any]
 
@@ -37,7 +45,13 @@ def update(api: Api, call: Call) -> Response:
 
 
 def patch(api: Api, call: Call) -> Response:
-    content_type = call.content_type.split(";")[0].strip()
+    content_type = update_rules.check_patch_type(call.media_type, call.rt.custom)
+    _check_patch_options(call, content_type)
+    if content_type is PatchType.APPLY:
+        applied = server_side_apply.apply(
+            api, call.rt, call.namespace, call.info.name, call.body(), call.options()
+        )
+        return _written(applied, 201 if applied.created else 200)
     return _written(
         api.patch(
             call.rt,
@@ -51,20 +65,58 @@ def patch(api: Api, call: Call) -> Response:
     )
 
 
-def _delete_options(call: Call) -> tuple[lifecycle.Propagation, JSON]:
+def _check_patch_options(call: Call, content_type: PatchType) -> None:
+    """k8s.io/apimachinery `pkg/apis/meta/v1/validation` `ValidatePatchOptions`: apply needs a
+    fieldManager; `force` only goes with apply."""
+    cause = None
+    if content_type is PatchType.APPLY and not call.q.get("fieldManager"):
+        cause = Cause(
+            "FieldValueRequired", "Required value: is required for apply patch", "fieldManager"
+        )
+    elif content_type is not PatchType.APPLY and "force" in call.q:
+        why = "Forbidden: may not be specified for non-apply patch"
+        cause = Cause("FieldValueForbidden", why, "force")
+    if cause is not None:
+        raise invalid("PatchOptions", "meta.k8s.io", "", [cause])
+
+
+@dataclass(frozen=True)
+class DeleteRequest:
+    """DeleteOptions from the body (JSON or protobuf) merged with the query, as upstream."""
+
+    propagation: lifecycle.Propagation
+    preconditions: JSON
+    dry_run: bool
+
+
+def _delete_options(call: Call) -> DeleteRequest:
+    """k8s.io/apiserver `pkg/endpoints/handlers/delete.go` (`DeleteResource`): the body's
+    DeleteOptions, then query parameters; `dryRun` may come from either."""
     body = call.body() or {}
     if not isinstance(body, dict):
         raise bad_request("DeleteOptions must be an object")
     if body.get("orphanDependents") is True:
         body.setdefault("propagationPolicy", "Orphan")
     policy = call.q.get("propagationPolicy") or body.get("propagationPolicy")
-    return lifecycle.parse_propagation(policy), body.get("preconditions") or {}
+    dry = list(body.get("dryRun") or [])
+    if bad := [v for v in dry if v != "All"]:
+        raise bad_request(f'dryRun: Unsupported value: "{bad[0]}": supported values: "All"')
+    dry_run = call.options().dry_run or bool(dry)
+    pre = body.get("preconditions") or {}
+    return DeleteRequest(lifecycle.parse_propagation(policy), pre, dry_run)
 
 
 def delete(api: Api, call: Call) -> Response:
-    propagation, pre = _delete_options(call)
-    dry = call.options().dry_run
-    obj = lifecycle.delete(api, call.rt, call.namespace, call.info.name, propagation, pre, dry)
+    req = _delete_options(call)
+    obj = lifecycle.delete(
+        api,
+        call.rt,
+        call.namespace,
+        call.info.name,
+        req.propagation,
+        req.preconditions,
+        req.dry_run,
+    )
     if call.rt.group or obj["metadata"].get("deletionTimestamp"):
         return Response(200, obj)
     details = {"name": call.info.name, "kind": call.rt.plural, "uid": obj["metadata"]["uid"]}
@@ -81,7 +133,7 @@ def delete(api: Api, call: Call) -> Response:
 
 
 def delete_collection(api: Api, call: Call) -> Response:
-    propagation, _ = _delete_options(call)
+    req = _delete_options(call)
     matches, deleted = matcher(call), []
     with api.store.lock:
         for obj in api.store.listing(call.rt.storage_key, call.info.namespace or None):
@@ -92,8 +144,9 @@ def delete_collection(api: Api, call: Call) -> Response:
                         call.rt,
                         obj["metadata"].get("namespace", ""),
                         obj["metadata"]["name"],
-                        propagation,
+                        req.propagation,
                         {},
+                        req.dry_run,
                     )
                 )
     return Response(

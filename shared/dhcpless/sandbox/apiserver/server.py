@@ -8,6 +8,8 @@ leaks into the next test (pytest turns ResourceWarnings into errors).
 from __future__ import annotations
 
 import contextlib
+import copy
+import functools
 import socket
 import threading
 from collections.abc import Callable
@@ -27,11 +29,21 @@ from dhcpless.sandbox.apiserver.core_kinds import core_types
 from dhcpless.sandbox.apiserver.http_handler import Frontend, Handler
 from dhcpless.sandbox.apiserver.kinds import Registry
 from dhcpless.sandbox.apiserver.request import RequestInfo
+from dhcpless.sandbox.apiserver.reviews import review_types
 from dhcpless.sandbox.apiserver.status import ApiError
 from dhcpless.sandbox.apiserver.store import HISTORY, Store
 
 JSON = dict[str, Any]
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public")
+
+
+@functools.cache
+def _builtin_crds() -> tuple[JSON, ...]:
+    """Every sandbox test starts a server with these: parse them once (they are large)."""
+    folder = resources.files("dhcpless.sandbox").joinpath("crds")
+    files = sorted((f for f in folder.iterdir() if f.name.endswith(".yaml")), key=lambda f: f.name)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return tuple(d for f in files for d in yaml.load_all(f.read_text(), Loader=loader) if d)
 
 
 class _HTTPServer(ThreadingHTTPServer):
@@ -69,7 +81,7 @@ class SandboxServer:
         """`history`: how many watch events are kept for watches from a resourceVersion."""
         self.registry, self.store = Registry(), Store(history)
         self.api = Api(self.registry, self.store)
-        for rt in core_types():
+        for rt in [*core_types(), *review_types()]:
             self.registry.add(rt)
         crds.install(self.api)
         policies.install(self.api)
@@ -157,12 +169,8 @@ class SandboxServer:
         return [self.apply_crd(d) for d in docs if d and d.get("kind") == crds.crd_type().kind]
 
     def load_builtin_crds(self) -> list[JSON]:
-        """Our own minimal Metal3 CRDs (`dhcpless/sandbox/crds/*.yaml`)."""
-        folder = resources.files("dhcpless.sandbox").joinpath("crds")
-        files = sorted(
-            (f for f in folder.iterdir() if f.name.endswith(".yaml")), key=lambda f: f.name
-        )
-        return [crd for f in files for crd in self.apply_crd_text(f.read_text())]
+        """Our own Metal3 CRDs (`dhcpless/sandbox/crds/*.yaml`), parsed once per process."""
+        return [self.apply_crd(copy.deepcopy(doc)) for doc in _builtin_crds()]
 
     def apply_crd_text(self, text: str) -> list[JSON]:
         return [self.apply_crd(d) for d in yaml.safe_load_all(text) if d]

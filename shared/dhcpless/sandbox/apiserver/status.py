@@ -130,17 +130,6 @@ def method_not_allowed(verb: str, gr: GroupResource) -> ApiError:
     return ApiError(405, "MethodNotAllowed", message, _Details(group=gr.group).to_json())
 
 
-def unsupported_media_type(content_type: str) -> ApiError:
-    return ApiError(
-        415,
-        "UnsupportedMediaType",
-        f"the body of the request was in an unknown "
-        f"format - accepted media types include: application/json, "
-        f"application/merge-patch+json, application/json-patch+json, "
-        f"application/strategic-merge-patch+json (got {content_type!r})",
-    )
-
-
 def path_not_found() -> ApiError:
     return ApiError(404, "NotFound", "the server could not find the requested resource")
 

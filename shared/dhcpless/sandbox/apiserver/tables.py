@@ -11,6 +11,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from dhcpless.sandbox.apiserver import printers
 from dhcpless.sandbox.apiserver.kinds import PrinterColumn, ResourceType
 
 JSON = dict[str, Any]
@@ -58,6 +59,9 @@ def lookup(obj: Any, path: str) -> Any:
 
 
 def _cell(obj: JSON, column: PrinterColumn) -> Any:
+    found, cell = printers.computed(obj, column)
+    if found:
+        return cell
     value = lookup(obj, column.json_path)
     if column.type == "date" and isinstance(value, str):
         then = datetime.fromisoformat(value.replace("Z", "+00:00"))
@@ -69,8 +73,13 @@ def _columns(rt: ResourceType) -> tuple[PrinterColumn, ...]:
     return rt.columns or (AGE,)
 
 
+def _named(rt: ResourceType) -> bool:
+    return not rt.extra.get(printers.NO_NAME_COLUMN)
+
+
 def row(rt: ResourceType, obj: JSON, include: str) -> JSON:
-    cells = [obj["metadata"]["name"], *(_cell(obj, c) for c in _columns(rt))]
+    name = [obj["metadata"]["name"]] if _named(rt) else []
+    cells = [*name, *(_cell(obj, c) for c in _columns(rt))]
     out: JSON = {"cells": cells}
     if include == "Object":
         out["object"] = obj
@@ -85,7 +94,7 @@ def row(rt: ResourceType, obj: JSON, include: str) -> JSON:
 
 def table(rt: ResourceType, objs: list[JSON], meta: JSON, include: str) -> JSON:
     definitions = [
-        NAME,
+        *([NAME] if _named(rt) else []),
         *(
             {
                 "name": c.name,

@@ -9,10 +9,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from dhcpless.sandbox.apiserver import patching, strategic
+from dhcpless.sandbox.apiserver import patching, proto_body, strategic
 from dhcpless.sandbox.apiserver.kinds import ResourceType
 from dhcpless.sandbox.apiserver.patching import PatchType
-from dhcpless.sandbox.apiserver.status import Cause, bad_request, invalid, unsupported_media_type
+from dhcpless.sandbox.apiserver.status import Cause, bad_request, invalid
 
 JSON = dict[str, Any]
 
@@ -54,18 +54,31 @@ def check_finalizers(rt: ResourceType, new: JSON, old: JSON) -> None:
         )
 
 
+CUSTOM_PATCH_TYPES = (PatchType.JSON, PatchType.MERGE, PatchType.APPLY)
+"""k8s.io/apiextensions-apiserver `pkg/apiserver/customresource_handler.go` (`ServeHTTP`):
+custom resources take no strategic merge patch."""
+BUILTIN_PATCH_TYPES = (PatchType.JSON, PatchType.MERGE, PatchType.STRATEGIC, PatchType.APPLY)
+"""k8s.io/apiserver `pkg/endpoints/installer.go` (`registerResourceHandlers`, PATCH)."""
+
+
+def check_patch_type(content_type: str, custom: bool) -> PatchType:
+    """415 before the body is read, as `handlers.PatchResource` does (patch.go)."""
+    accepted = CUSTOM_PATCH_TYPES if custom else BUILTIN_PATCH_TYPES
+    if content_type not in accepted:
+        raise proto_body.unsupported(tuple(accepted))
+    return PatchType(content_type)
+
+
 def apply_patch(content_type: str, current: JSON, patch: Any, custom: bool) -> Any:
-    match content_type:
+    match check_patch_type(content_type, custom):
         case PatchType.JSON:
             return patching.json_patch(current, patch)
         case PatchType.MERGE:
             return patching.merge_patch(current, _object_patch(patch))
-        case PatchType.STRATEGIC if custom:
-            return patching.merge_patch(current, _object_patch(patch))
         case PatchType.STRATEGIC:
             return strategic.strategic_merge(current, _object_patch(patch))
         case _:
-            raise unsupported_media_type(content_type)
+            raise proto_body.unsupported(BUILTIN_PATCH_TYPES)
 
 
 def _object_patch(patch: Any) -> JSON:

@@ -5,7 +5,7 @@ objects as synthetic ADDED events; an explicit resourceVersion replays the event
 or sends one ERROR event with a 410 Expired Status when the log no longer reaches back that far;
 `sendInitialEvents=true` ends the initial ADDED events with a BOOKMARK annotated
 `k8s.io/initial-events-end`. With a label selector, objects that start or stop matching arrive
-as ADDED or DELETED, as with the watch cache.
+as ADDED or DELETED (carrying the object as it last matched), as with the watch cache.
 """
 
 from __future__ import annotations
@@ -50,8 +50,11 @@ def _filtered(event: Event, matches: Matcher) -> tuple[str, JSON] | None:
         return (event.type, event.object) if before or now else None
     if event.type is EventType.ADDED or (now and not before):
         return (EventType.ADDED, event.object) if now else None
-    if before and not now:
-        return EventType.DELETED, event.object
+    if before and not now and event.previous is not None:
+        # k8s.io/apiserver pkg/storage/cacher/cache_watcher.go (convertToWatchEvent): the
+        # previous object, the one that matched, stamped with the event's resourceVersion.
+        meta = {**event.previous["metadata"], "resourceVersion": str(event.rv)}
+        return EventType.DELETED, {**event.previous, "metadata": meta}
     return (EventType.MODIFIED, event.object) if now else None
 
 

@@ -1,0 +1,93 @@
+"""`kubectl apply -f examples/ && kubectl delete -f examples/` against `dhcpless sandbox`.
+
+Every host reaches `available` with addresses claimed; then deleting the examples must end with
+the namespace gone: the IPAM stand-in releases the claims of a pool being deleted (as
+ip-address-manager's `reconcileDelete` does), so no finalizer holds the namespace in
+`Terminating`. The sandbox empties a namespace synchronously, so the later deletes of
+`delete -f` find their objects already gone (NotFound); a cluster would still show them
+terminating.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+
+pytestmark = [pytest.mark.kubectl, pytest.mark.e2e]
+KUBECTL = Path(sys.executable).parent / "kubectl"
+
+
+@pytest.fixture
+def kubeconfig(tmp_path: Path) -> Iterator[Path]:
+    if not KUBECTL.exists():
+        pytest.fail(
+            f"kubectl not found next to the interpreter ({KUBECTL}): install the test group"
+        )
+    path = tmp_path / "sandbox.kubeconfig"
+    command = [sys.executable, "-m", "dhcpless.cli", "sandbox", "--port", "0"]
+    with subprocess.Popen(
+        [*command, "--kubeconfig", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ) as process:
+        try:
+            assert process.stdout is not None
+            lines = [process.stdout.readline() for _ in range(2)]
+            assert any(line.startswith("kubeconfig:") for line in lines), lines
+            yield path
+        finally:
+            process.terminate()
+            assert process.wait(timeout=20) == 0
+
+
+def kubectl(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(KUBECTL), "--kubeconfig", str(config), *args],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=False,
+    )
+
+
+def wait_for(check: object, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if callable(check) and check():
+            return True
+        time.sleep(0.3)
+    return False
+
+
+def states(config: Path) -> list[str]:
+    listed = json.loads(kubectl(config, "get", "bmh", "-A", "-o", "json").stdout)
+    return [(h.get("status") or {}).get("provisioning", {}).get("state") for h in listed["items"]]
+
+
+def namespaces(config: Path) -> dict[str, str]:
+    listed = json.loads(kubectl(config, "get", "namespaces", "-o", "json").stdout)
+    return {n["metadata"]["name"]: n["status"]["phase"] for n in listed["items"]}
+
+
+def test_deleting_the_examples_leaves_no_namespace_terminating(kubeconfig: Path) -> None:
+    examples = str(REPO_ROOT / "examples")
+    applied = kubectl(kubeconfig, "apply", "-f", examples)
+    assert applied.returncode == 0, applied.stderr
+    assert wait_for(lambda: set(states(kubeconfig)) == {"available"}, 60), states(kubeconfig)
+    claims = kubectl(kubeconfig, "get", "ipclaims", "-n", "metal3-demo", "-o", "name").stdout
+    assert claims.split(), "the hosts claimed no addresses: nothing would hold the namespace"
+    deleted = kubectl(kubeconfig, "delete", "-f", examples)
+    assert 'namespace "metal3-demo" deleted' in deleted.stdout
+    others = [line for line in deleted.stderr.splitlines() if "(NotFound)" not in line]
+    assert others == []
+    assert wait_for(lambda: "metal3-demo" not in namespaces(kubeconfig), 30), namespaces(kubeconfig)
+    assert set(namespaces(kubeconfig).values()) == {"Active"}
