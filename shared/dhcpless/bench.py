@@ -26,6 +26,7 @@ from dhcpless.demo_inventory import create
 from dhcpless.keys import FunctionName
 from dhcpless.sandbox.bmo import GleanMode
 from dhcpless.sandbox.custom_objects import CustomObjects
+from dhcpless.sandbox.delivery import BrokerMode
 from dhcpless.sandbox.world import WorldSettings
 
 IDLE_ROUNDS = 4
@@ -33,24 +34,29 @@ RESYNC_SECONDS = 300.0
 """As eventing/resync-schedule.yaml (every five minutes): a batch normally sees no tick."""
 
 
-def run_bench(hosts: int, pools: int, json_output: bool, plot: Path | None) -> int:
+def run_bench(
+    hosts: int, pools: int, json_output: bool, plot: Path | None, broker: str = "sync"
+) -> int:
     """Run and print the report (JSON or a table); 0 when every host was unpaused."""
     if hosts < 1 or pools < 1:
         print("dhcpless bench: --hosts and --pools must be at least 1", file=sys.stderr)
         return 2
-    result = measure(hosts, pools, repeats=3 if hosts >= 200 else 1)
+    mode = BrokerMode(broker)
+    result = measure(hosts, pools, repeats=3 if hosts >= 200 else 1, mode=mode)
     if plot is not None:
         bench_report.write_plot(result, plot)
     print(json.dumps(result, sort_keys=True) if json_output else bench_report.table(result))
     return 0 if result["unpaused"] == hosts else 1
 
 
-def measure(hosts: int, pools: int, repeats: int = 1) -> dict[str, object]:
+def measure(
+    hosts: int, pools: int, repeats: int = 1, mode: BrokerMode = BrokerMode.SYNC
+) -> dict[str, object]:
     """The whole run; the report as a plain dict (see `bench_report.KEYS`)."""
     with tempfile.TemporaryDirectory(prefix="dhcpless-bench-") as tmp:
         settings = WorldSettings(
             idle_seconds=5.0, resync_seconds=RESYNC_SECONDS, glean_mode=GleanMode.IN_PROCESS,
-            bmo_workers=2, namespace=bench_inventory.NAMESPACE,
+            bmo_workers=2, namespace=bench_inventory.NAMESPACE, broker_mode=mode,
         )  # fmt: skip
         world = ProcessWorld(settings, Path(tmp))
         world.start()
@@ -89,7 +95,7 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
         part.stop()
     floor = run_floor(admin, ns, list(registered), pools)
     return bench_report.build(
-        hosts=hosts, pools=pools, seconds=seconds, floor_seconds=floor,
+        hosts=hosts, pools=pools, seconds=seconds, floor_seconds=floor, mode=world.broker.mode,
         to_unpause=[watch.unpaused.get(n, float("nan")) - t for n, t in registered.items()],
         batch=window(records[start:batch_end], calls1 - calls0),
         lifecycle=window(records[batch_end:life_end], calls2 - calls1),

@@ -12,9 +12,11 @@ from typing import Any
 from dhcpless.bench_coldstart import BARE
 from dhcpless.bench_count import Window
 from dhcpless.bench_plot import plot
+from dhcpless.sandbox.delivery import BrokerMode
 
 KEYS = (
-    "hosts", "pools", "unpaused", "seconds", "hosts_per_second", "p50_seconds", "p95_seconds",
+    "broker_mode", "hosts", "pools", "unpaused", "seconds", "hosts_per_second", "p50_seconds",
+    "p95_seconds",
     "floor_seconds", "ratio_to_floor", "writes_per_host", "min_writes_per_host",
     "events_per_host", "reads_per_host", "invocations_per_host", "lifecycle_writes_per_host",
     "lifecycle", "cold_start_seconds", "bare_cold_start_seconds", "cold_start_ratio", "rss_mb",
@@ -28,7 +30,8 @@ def _quantile(values: list[float], q: float) -> float:
 
 
 def build(
-    *, hosts: int, pools: int, seconds: float, floor_seconds: float, to_unpause: list[float],
+    *, mode: BrokerMode, hosts: int, pools: int, seconds: float, floor_seconds: float,
+    to_unpause: list[float],
     batch: Window, lifecycle: Window, idle: Window, cold: dict[str, float],
     rss: dict[str, float], cold_starts_in_batch: dict[str, list[float]],
 ) -> dict[str, Any]:  # fmt: skip
@@ -36,6 +39,7 @@ def build(
     per, bare = batch.per(hosts), cold[BARE]
     functions = {name: s for name, s in cold.items() if name != BARE}
     return {
+        "broker_mode": mode.value,
         "hosts": hosts,
         "pools": pools,
         "unpaused": len(done),
