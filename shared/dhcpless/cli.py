@@ -73,6 +73,12 @@ def _bench(args: argparse.Namespace) -> int:
     )
 
 
+def _kn_commands(args: argparse.Namespace) -> int:
+    from dhcpless.kncmd import run_kn_commands
+
+    return run_kn_commands(args.filename)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser; every sub-command stores its runner in `args.run`."""
     parser = argparse.ArgumentParser(
@@ -108,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="end with one JSON report object")
     bench.add_argument("--plot", help="write a PNG of time-to-unpause per host to this file")
     _broker_option(bench)
+    kn_help = "print kn (and kubectl) commands that create the objects of rendered manifests"
+    kn = _add(sub, "kn-commands", _kn_commands, kn_help)
+    kn.add_argument("filename", nargs="?", default="-", help="`kubectl kustomize` output (-)")
     return parser
 
 
