@@ -69,7 +69,12 @@ def _bench(args: argparse.Namespace) -> int:
 
     plot = Path(args.plot) if args.plot else None
     return run_bench(
-        hosts=args.hosts, pools=args.pools, json_output=args.json, plot=plot, broker=args.broker
+        hosts=args.hosts,
+        pools=args.pools,
+        json_output=args.json,
+        plot=plot,
+        broker=args.broker,
+        chaos=args.chaos,
     )
 
 
@@ -114,6 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="end with one JSON report object")
     bench.add_argument("--plot", help="write a PNG of time-to-unpause per host to this file")
     _broker_option(bench)
+    chaos_help = "baseline batch, then the same with every tenth host broken; p95 of the healthy"
+    bench.add_argument("--chaos", action="store_true", help=chaos_help)
     kn_help = "print kn (and kubectl) commands that create the objects of rendered manifests"
     kn = _add(sub, "kn-commands", _kn_commands, kn_help)
     kn.add_argument("filename", nargs="?", default="-", help="`kubectl kustomize` output (-)")
