@@ -17,10 +17,12 @@ import pytest
 import urllib3
 from cloudevents.core.bindings.http import to_binary_event
 from cloudevents.core.v1.event import CloudEvent
+from kubernetes import client
 
 from dhcpless.cli import build_parser
 from dhcpless.demo import run_demo
 from dhcpless.sandbox.broker import Broker, BrokerMode, Delivery, Trigger
+from dhcpless.sandbox.eventsource import ApiServerSource, SourceResource, WatchedResource
 from dhcpless.sandbox.runner import FunctionService
 from dhcpless.sandbox.world import WorldSettings
 from tests.world.apps import Answer, Scripted
@@ -186,3 +188,73 @@ def test_demo_says_which_broker_it_used(
 def test_cli_chooses_the_broker(argv: list[str], mode: str) -> None:
     assert build_parser().parse_args(argv).broker == mode
     assert BrokerMode(mode).value == mode
+
+
+@dataclass
+class Counting:
+    """A subscriber that counts requests entering and holds each until `gate` opens."""
+
+    inner: FunctionService
+    gate: threading.Event = field(default_factory=threading.Event)
+    entered: int = 0
+    cond: threading.Condition = field(default_factory=threading.Condition)
+
+    @contextmanager
+    def request(self) -> Iterator[str]:
+        with self.cond:
+            self.entered += 1
+            self.cond.notify_all()
+        assert self.gate.wait(WAIT)
+        with self.inner.request() as url:
+            yield url
+
+    def wait_entered(self, count: int) -> bool:
+        return self.wait_entered_within(count, WAIT)
+
+    def wait_entered_within(self, count: int, seconds: float) -> bool:
+        with self.cond:
+            return self.cond.wait_for(lambda: self.entered >= count, seconds)
+
+
+@pytest.mark.parametrize(
+    ("mode", "second_waits"),
+    [
+        pytest.param(BrokerMode.SYNC, True, id="sync-one-source-in-series"),
+        pytest.param(BrokerMode.ASYNC, False, id="async-overtakes"),
+    ],
+)
+def test_an_apiserversource_waits_for_each_delivery(
+    api_client: client.ApiClient,
+    scripted: list[Scripted],
+    mode: BrokerMode,
+    second_waits: bool,
+) -> None:
+    """The adapter sends one event at a time and waits (knative/eventing
+    `pkg/adapter/apiserver/delegate.go`): under SYNC a held delivery holds the source."""
+    broker = Broker(mode=mode)
+    counting = Counting(function(scripted, [Answer(204)]))
+    broker.add_trigger(Trigger("t", counting))
+    watched = SourceResource(WatchedResource("v1", "ConfigMap", "configmaps", namespace="default"))
+    source = ApiServerSource(api_client, [watched], broker.publish, source="test")
+    core = client.CoreV1Api(api_client)
+    try:
+        source.start()
+        assert source.wait_synced(WAIT)
+        for name in ("first", "second"):
+            config_map = client.V1ConfigMap(metadata=client.V1ObjectMeta(name=name))
+            core.create_namespaced_config_map("default", config_map)
+        assert counting.wait_entered(1)
+        if second_waits:
+            assert not counting.wait_entered_within(2, 0.3)
+        else:
+            assert counting.wait_entered(2)
+        counting.gate.set()
+        assert counting.wait_entered(2)
+        assert broker.wait_idle(WAIT)
+        names = [e.get_extension("name") for e in scripted[0].received]
+        assert sorted(names) == ["first", "second"]
+        assert not second_waits or names == ["first", "second"]  # in series: in order
+    finally:
+        counting.gate.set()
+        source.stop()
+        broker.stop()
