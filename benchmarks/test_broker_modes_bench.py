@@ -3,7 +3,7 @@
 Reports the synchronous model's time against the asynchronous one measured in the same run
 (a ratio, never a timed assert): one sender delivering in series pays every delivery's round
 trip, the asynchronous model overlaps them on its pool but pays a thread hand-off per event.
-With a subscriber that answers at once the two are close (sync was faster here, 0.57); what
+With a subscriber that answers at once the two are close (either may win); what
 the synchronous model serializes at scale is the handlers' own latency (README "Performance").
 
 Run with `python3 scripts/dev.py bench` (or pytest -m bench benchmarks/).
