@@ -97,7 +97,6 @@ def test_cli_entry_prints_json_and_a_png(
     "key",
     [
         pytest.param("writes_per_host", id="writes"),
-        pytest.param("events_per_host", id="events"),
         pytest.param("lifecycle_writes_per_host", id="lifecycle-writes"),
     ],
 )
@@ -110,13 +109,14 @@ def test_both_brokers_cost_the_same_writes(
     assert async_report["idle"]["writes"] == 0
 
 
-def test_both_brokers_stay_within_the_read_bound(
+def test_both_brokers_stay_within_the_read_and_event_bounds(
     report: dict[str, Any], async_report: dict[str, Any]
 ) -> None:
-    """Reads may differ by ordering (a claim seen before or after IPAM answered): both within
-    the issue's bound on the same hosts."""
+    """Reads (pool events reach ipclaim-fulfilment at different times) and core/v1 Events (they
+    vary a little between runs at 2 pools, under either broker) may differ: both in bounds."""
     for result in (report, async_report):
         assert result["reads_per_host"] <= 2 * POOLS + 6, result["broker_mode"]
+        assert result["events_per_host"] <= 4, result["broker_mode"]
         assert result["reads_floor_per_host"] == 2 * POOLS + 4
 
 
