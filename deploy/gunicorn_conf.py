@@ -7,6 +7,8 @@ holds them equal), so queue-proxy never hands a pod more requests than it can se
 The function is chosen by the `FUNCTION` environment variable (a Knative Service name: one
 of `FunctionName`, or the `dead-letter` sink, whose app takes no Kubernetes client); an
 unknown name stops the container at start with one clear line instead of serving 404s.
+The control socket (gunicorn >= 25.1) is off, as in `dhcpless.serve`: the image's user has
+no writable home, and the socket would log an error at every start.
 """
 
 from __future__ import annotations
@@ -40,3 +42,4 @@ timeout = 90  # above the Services' timeoutSeconds (60): Serving, not gunicorn, 
 graceful_timeout = 20
 worker_tmp_dir = "/dev/shm"  # a tmpfs: the heartbeat file works with a read-only root filesystem
 errorlog = "-"
+control_socket_disable = True  # gunicorn >= 25.1: no control socket under a read-only $HOME

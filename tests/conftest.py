@@ -8,9 +8,28 @@ from typing import Any
 
 import pytest
 
+from dhcpless.sandbox import broker
 from dhcpless.sandbox.apiserver import SandboxServer
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--broker-mode",
+        choices=[mode.value for mode in broker.BrokerMode],
+        default=broker.DEFAULT_MODE.value,
+        help="delivery model of every sandbox Broker built without one (default: sync)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Run the same tests against either broker: the installed default or the async one."""
+    broker.DEFAULT_MODE = broker.BrokerMode(config.getoption("--broker-mode"))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"sandbox broker mode: {broker.DEFAULT_MODE.value}"
 
 
 @pytest.fixture

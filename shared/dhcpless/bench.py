@@ -18,6 +18,7 @@ from pathlib import Path
 from cloudevents.core.base import BaseCloudEvent
 
 from dhcpless import bench_coldstart, bench_inventory, bench_report
+from dhcpless.bench_chaos import measure_chaos
 from dhcpless.bench_count import window
 from dhcpless.bench_floor import run_floor
 from dhcpless.bench_watch import UnpauseWatch
@@ -26,31 +27,58 @@ from dhcpless.demo_inventory import create
 from dhcpless.keys import FunctionName
 from dhcpless.sandbox.bmo import GleanMode
 from dhcpless.sandbox.custom_objects import CustomObjects
+from dhcpless.sandbox.delivery import BrokerMode
 from dhcpless.sandbox.world import WorldSettings
 
 IDLE_ROUNDS = 4
+COLD_REPEATS = 5
+"""Cold starts per process at 200 hosts and more: the median of 5 resists a loaded machine."""
+CHAOS_BROKEN_EVERY = 10
+"""`--chaos`: every tenth host of the second batch is broken (10 %)."""
 RESYNC_SECONDS = 300.0
 """As eventing/resync-schedule.yaml (every five minutes): a batch normally sees no tick."""
 
 
-def run_bench(hosts: int, pools: int, json_output: bool, plot: Path | None) -> int:
+def run_bench(
+    hosts: int,
+    pools: int,
+    json_output: bool,
+    plot: Path | None,
+    broker: str = "sync",
+    chaos: bool = False,
+) -> int:
     """Run and print the report (JSON or a table); 0 when every host was unpaused."""
     if hosts < 1 or pools < 1:
         print("dhcpless bench: --hosts and --pools must be at least 1", file=sys.stderr)
         return 2
-    result = measure(hosts, pools, repeats=3 if hosts >= 200 else 1)
+    mode = BrokerMode(broker)
+    if chaos:
+        return _chaos(hosts, mode)
+    result = measure(hosts, pools, repeats=COLD_REPEATS if hosts >= 200 else 1, mode=mode)
     if plot is not None:
         bench_report.write_plot(result, plot)
     print(json.dumps(result, sort_keys=True) if json_output else bench_report.table(result))
     return 0 if result["unpaused"] == hosts else 1
 
 
-def measure(hosts: int, pools: int, repeats: int = 1) -> dict[str, object]:
+def _chaos(hosts: int, mode: BrokerMode) -> int:
+    """The chaos run (`bench_chaos`), always one JSON object; 0 when no broken host was
+    unpaused and every healthy one was."""
+    result = measure_chaos(hosts, CHAOS_BROKEN_EVERY, mode)
+    print(json.dumps(result, sort_keys=True))
+    healthy = result["healthy_hosts"]
+    done = result["baseline_unpaused"] == result["chaos_healthy_unpaused"] == healthy
+    return 0 if done and result["broken_unpaused"] == 0 else 1
+
+
+def measure(
+    hosts: int, pools: int, repeats: int = 1, mode: BrokerMode = BrokerMode.SYNC
+) -> dict[str, object]:
     """The whole run; the report as a plain dict (see `bench_report.KEYS`)."""
     with tempfile.TemporaryDirectory(prefix="dhcpless-bench-") as tmp:
         settings = WorldSettings(
             idle_seconds=5.0, resync_seconds=RESYNC_SECONDS, glean_mode=GleanMode.IN_PROCESS,
-            bmo_workers=2, namespace=bench_inventory.NAMESPACE,
+            bmo_workers=2, namespace=bench_inventory.NAMESPACE, broker_mode=mode,
         )  # fmt: skip
         world = ProcessWorld(settings, Path(tmp))
         world.start()
@@ -63,12 +91,13 @@ def measure(hosts: int, pools: int, repeats: int = 1) -> dict[str, object]:
 def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[str, object]:
     ns = bench_inventory.NAMESPACE
     specs = {f.value: world.spec(f.value) for f in FunctionName}
-    cold, memory = bench_coldstart.measure(specs, lambda n: _probe(n, world), repeats)
+    floor_env = dict(specs[FunctionName.HOST_REGISTRATION.value].env)
+    cold, memory = bench_coldstart.measure(specs, lambda n: _probe(n, world), repeats, floor_env)
     admin = world.api_client()
     create(admin, bench_inventory.setup(pools))
     watch = UnpauseWatch(world.sandbox, ns)
     watch.start()
-    start, calls0 = world.sandbox.audit.total, _calls(world)
+    start, calls0, costs0 = world.sandbox.audit.total, _calls(world), world.costs()
     registered, began = {}, time.monotonic()
     for obj in bench_inventory.hosts(hosts):
         create(admin, [obj])
@@ -76,6 +105,7 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
     watch.wait_for(hosts, timeout=60.0 + hosts * 0.5)
     seconds = max(watch.unpaused.values(), default=time.monotonic()) - began
     batch_end, calls1 = world.sandbox.audit.total, _calls(world)
+    handler, cpu = world.costs().since(costs0)
     _settle(world, hosts)
     rss = {
         f.value: max(s.sample(), s.peak_pss_mb, memory[f.value]) for f, s in world.processes.items()
@@ -87,21 +117,21 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
     records = world.sandbox.audit.records
     for part in (world.source, world.bmo, world.ipam):
         part.stop()
-    floor = run_floor(admin, ns, list(registered), pools)
+    floor = run_floor(admin, ns, list(registered), pools, bench_inventory.TEMPLATE)
     return bench_report.build(
-        hosts=hosts, pools=pools, seconds=seconds, floor_seconds=floor,
+        hosts=hosts, pools=pools, seconds=seconds, floor_seconds=floor, mode=world.broker.mode,
         to_unpause=[watch.unpaused.get(n, float("nan")) - t for n, t in registered.items()],
         batch=window(records[start:batch_end], calls1 - calls0),
         lifecycle=window(records[batch_end:life_end], calls2 - calls1),
         idle=window(records[life_end:idle_end], calls3 - calls2),
         cold=cold, rss=rss, cold_starts_in_batch=_cold_starts(world),
+        handler_seconds=handler, cpu_seconds=cpu,
     )  # fmt: skip
 
 
 def _probe(name: str, world: ProcessWorld) -> BaseCloudEvent:
-    function = (
-        FunctionName.HOST_REGISTRATION if name == bench_coldstart.BARE else FunctionName(name)
-    )
+    references = bench_coldstart.REFERENCES
+    function = FunctionName.HOST_REGISTRATION if name in references else FunctionName(name)
     return bench_coldstart.probe(function, bench_inventory.NAMESPACE, world.sandbox.url)
 
 

@@ -1,9 +1,11 @@
-"""Cold start of each function against the bare Flask + cloudevents app, measured alike.
+"""Cold start of each function against the floor app and the bare app, measured alike.
 
 Each process is started by `sandbox.processes` on a socket bound beforehand and sent one
 event at once; the time from `Popen` to the answer is its cold start. Every function gets an
 event that takes its real path up to one API read (the kind it serves, about an object that
-does not exist, so nothing is written); the bare app gets the same event. The median of
+does not exist, so nothing is written); the floor app (`bench_floor_app`: the same runtime
+dependencies, one model, one GET) and the bare app (`bench_bare`: Flask + cloudevents) get
+the host-registration event. The median of
 `repeats` starts is reported, so one slow start on a busy machine does not decide the ratio.
 """
 
@@ -20,6 +22,7 @@ from cloudevents.core.bindings.http import to_binary_event
 
 from dhcpless import keys
 from dhcpless.bench_bare import APP as BARE_APP
+from dhcpless.bench_floor_app import APP as FLOOR_APP
 from dhcpless.keys import FunctionName
 from dhcpless.sandbox.processes import ProcessFunctionService, ProcessSpec
 from dhcpless.sandbox.reflector import WatchEvent
@@ -28,6 +31,9 @@ from dhcpless.sandbox.wiring import ping_event
 
 ABSENT = "bench-absent"
 BARE = "bare"
+FLOOR = "floor"
+REFERENCES = (BARE, FLOOR)
+"""The apps the functions are compared with (probed with host-registration's event)."""
 
 
 def probe(function: FunctionName, namespace: str, source: str) -> BaseCloudEvent:
@@ -71,11 +77,12 @@ def measure(
     specs: dict[str, ProcessSpec],
     event_for: Callable[[str], BaseCloudEvent],
     repeats: int,
+    floor_env: dict[str, str],
 ) -> tuple[dict[str, float], dict[str, float]]:
-    """Median cold start per name (the bare app under `BARE`), interleaved over `repeats`;
-    and the peak memory of each."""
+    """Median cold start per name (the references under `BARE` and `FLOOR`, the floor app with
+    `floor_env`: a kubeconfig), interleaved over `repeats`; and the peak memory of each."""
     http = urllib3.PoolManager(retries=False, timeout=60.0)
-    every = {BARE: ProcessSpec(BARE_APP), **specs}
+    every = {BARE: ProcessSpec(BARE_APP), FLOOR: ProcessSpec(FLOOR_APP, floor_env), **specs}
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in every}
     for _ in range(repeats):
         for name, spec in every.items():

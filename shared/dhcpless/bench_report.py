@@ -9,40 +9,49 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from dhcpless.bench_coldstart import BARE
+from dhcpless.bench_coldstart import BARE, FLOOR, REFERENCES
 from dhcpless.bench_count import Window
 from dhcpless.bench_plot import plot
+from dhcpless.sandbox.delivery import BrokerMode
 
 KEYS = (
-    "hosts", "pools", "unpaused", "seconds", "hosts_per_second", "p50_seconds", "p95_seconds",
+    "broker_mode", "hosts", "pools", "unpaused", "seconds", "hosts_per_second", "p50_seconds",
+    "p95_seconds",
     "floor_seconds", "ratio_to_floor", "writes_per_host", "min_writes_per_host",
     "events_per_host", "reads_per_host", "invocations_per_host", "lifecycle_writes_per_host",
     "lifecycle", "cold_start_seconds", "bare_cold_start_seconds", "cold_start_ratio", "rss_mb",
-    "idle", "batch_requests", "idle_requests", "cold_starts_in_batch", "to_unpause_seconds",
+    "idle", "batch_requests", "function_seconds_per_host", "floor_seconds_per_host",
+    "function_to_floor_ratio", "cpu_seconds_per_host", "floor_cold_start_seconds",
+    "cold_start_ratio_to_floor", "reads_floor_per_host", "idle_requests", "cold_starts_in_batch",
+    "to_unpause_seconds",
 )  # fmt: skip
 
 
-def _quantile(values: list[float], q: float) -> float:
+def quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 def build(
-    *, hosts: int, pools: int, seconds: float, floor_seconds: float, to_unpause: list[float],
+    *, mode: BrokerMode, hosts: int, pools: int, seconds: float, floor_seconds: float,
+    to_unpause: list[float],
     batch: Window, lifecycle: Window, idle: Window, cold: dict[str, float],
     rss: dict[str, float], cold_starts_in_batch: dict[str, list[float]],
+    handler_seconds: float, cpu_seconds: float,
 ) -> dict[str, Any]:  # fmt: skip
     done = [t for t in to_unpause if not math.isnan(t)]
-    per, bare = batch.per(hosts), cold[BARE]
-    functions = {name: s for name, s in cold.items() if name != BARE}
+    per, bare, floor_start = batch.per(hosts), cold[BARE], cold[FLOOR]
+    functions = {name: s for name, s in cold.items() if name not in REFERENCES}
+    function_per_host, floor_per_host = handler_seconds / hosts, floor_seconds / hosts
     return {
+        "broker_mode": mode.value,
         "hosts": hosts,
         "pools": pools,
         "unpaused": len(done),
         "seconds": round(seconds, 3),
         "hosts_per_second": round(hosts / seconds, 1) if seconds > 0 else 0.0,
-        "p50_seconds": round(_quantile(done, 0.5), 3) if done else None,
-        "p95_seconds": round(_quantile(done, 0.95), 3) if done else None,
+        "p50_seconds": round(quantile(done, 0.5), 3) if done else None,
+        "p95_seconds": round(quantile(done, 0.95), 3) if done else None,
         "floor_seconds": round(floor_seconds, 3),
         "ratio_to_floor": round(seconds / floor_seconds, 2) if floor_seconds > 0 else None,
         "writes_per_host": per["writes"],
@@ -63,6 +72,15 @@ def build(
             "reads_per_invocation": round(idle.reads / max(idle.invocations, 1), 3),
         },
         "batch_requests": dict(sorted(batch.by_verb.items())),
+        "function_seconds_per_host": round(function_per_host, 5),
+        "floor_seconds_per_host": round(floor_per_host, 5),
+        "function_to_floor_ratio": round(function_per_host / floor_per_host, 2)
+        if floor_per_host > 0
+        else None,
+        "cpu_seconds_per_host": round(cpu_seconds / hosts, 5),
+        "floor_cold_start_seconds": floor_start,
+        "cold_start_ratio_to_floor": {n: round(s / floor_start, 2) for n, s in functions.items()},
+        "reads_floor_per_host": 2 * pools + 4,
         "idle_requests": dict(sorted(idle.by_verb.items())),
         "cold_starts_in_batch": cold_starts_in_batch,
         "to_unpause_seconds": [round(t, 3) for t in to_unpause],

@@ -8,13 +8,27 @@ Broker, Triggers, delivery, stand-ins — is the same wiring the demo and tests 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+from dhcpless.bench_cost import ACCESS_ARGS, cpu_seconds, cpu_snapshot, handler_seconds, log_offsets
 from dhcpless.keys import NAMESPACE_ENV, FunctionName
 from dhcpless.sandbox.broker import Delivery, Trigger, trigger_filter
 from dhcpless.sandbox.processes import ProcessFunctionService, ProcessSpec
 from dhcpless.sandbox.runner import FunctionService, Reaper
 from dhcpless.sandbox.world import DELIVERY, TRIGGER_FILTERS, World, WorldSettings
+
+
+@dataclass(frozen=True)
+class Costs:
+    """One snapshot of what the functions spent; subtract two with `since`."""
+
+    logs: dict[Path, int]
+    cpu: dict[int, float]
+
+    def since(self, earlier: Costs) -> tuple[float, float]:
+        """(handler seconds, CPU seconds) spent between `earlier` and this snapshot."""
+        return handler_seconds(earlier.logs, self.logs), cpu_seconds(earlier.cpu, self.cpu)
 
 
 def token(function: str) -> str:
@@ -41,7 +55,18 @@ class ProcessWorld(World):
             self.workdir / f"{function}.kubeconfig", token(function)
         )
         env = {"KUBECONFIG": str(kubeconfig), NAMESPACE_ENV: self.settings.namespace}
+        env["GUNICORN_CMD_ARGS"] = ACCESS_ARGS.format(path=self.access_log(function))
         return ProcessSpec(app_of(function), env, self.workdir / f"{function}.log")
+
+    def access_log(self, function: str) -> Path:
+        """Where `function`'s gunicorn writes one request time per line (`bench_cost`)."""
+        return self.workdir / f"{function}.access"
+
+    def costs(self) -> Costs:
+        """Where the functions' access logs end and the CPU their processes used, now."""
+        logs = log_offsets(self.access_log(f.value) for f in self.processes)
+        pids = [pid for service in self.processes.values() for pid in service.pids]
+        return Costs(logs, cpu_snapshot(pids))
 
     def _wire_functions(self) -> None:
         idle = self.settings.idle_seconds

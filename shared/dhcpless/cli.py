@@ -20,8 +20,11 @@ def _demo(args: argparse.Namespace) -> int:
 
         return run_chaos_demo(hosts=args.hosts, seed=args.seed, json_output=args.json)
     from dhcpless.demo import run_demo
+    from dhcpless.sandbox.delivery import BrokerMode
+    from dhcpless.sandbox.world import WorldSettings
 
-    return run_demo(hosts=args.hosts, json_output=args.json)
+    settings = WorldSettings(broker_mode=BrokerMode(args.broker))
+    return run_demo(hosts=args.hosts, json_output=args.json, settings=settings)
 
 
 def _sandbox(args: argparse.Namespace) -> int:
@@ -65,7 +68,20 @@ def _bench(args: argparse.Namespace) -> int:
     from dhcpless.bench import run_bench
 
     plot = Path(args.plot) if args.plot else None
-    return run_bench(hosts=args.hosts, pools=args.pools, json_output=args.json, plot=plot)
+    return run_bench(
+        hosts=args.hosts,
+        pools=args.pools,
+        json_output=args.json,
+        plot=plot,
+        broker=args.broker,
+        chaos=args.chaos,
+    )
+
+
+def _kn_commands(args: argparse.Namespace) -> int:
+    from dhcpless.kncmd import run_kn_commands
+
+    return run_kn_commands(args.filename)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--json", action="store_true", help="end with one JSON summary object")
     demo.add_argument("--chaos", action="store_true", help="inject every kind of fault at once")
     demo.add_argument("--seed", type=int, default=1, help="seed for --chaos (1)")
+    _broker_option(demo)
     sandbox = _add(sub, "sandbox", _sandbox, "run the demo environment long-running, for kubectl")
     sandbox.add_argument("--port", type=int, default=0, help="API port (0: any free port)")
     sandbox.add_argument("--kubeconfig", default="sandbox.kubeconfig", help="kubeconfig to write")
@@ -101,6 +118,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--pools", type=_positive, default=1, help="IP pools per host (1)")
     bench.add_argument("--json", action="store_true", help="end with one JSON report object")
     bench.add_argument("--plot", help="write a PNG of time-to-unpause per host to this file")
+    _broker_option(bench)
+    chaos_help = "baseline batch, then the same with every tenth host broken; p95 of the healthy"
+    bench.add_argument("--chaos", action="store_true", help=chaos_help)
+    kn_help = "print kn (and kubectl) commands that create the objects of rendered manifests"
+    kn = _add(sub, "kn-commands", _kn_commands, kn_help)
+    kn.add_argument("filename", nargs="?", default="-", help="`kubectl kustomize` output (-)")
     return parser
 
 
@@ -113,6 +136,13 @@ def _add(
     parser = sub.add_parser(name, help=help_text, description=help_text)
     parser.set_defaults(run=run)
     return parser
+
+
+def _broker_option(parser: argparse.ArgumentParser) -> None:
+    """Which delivery model the embedded Broker uses (`dhcpless.sandbox.delivery.BrokerMode`;
+    the values are spelled here so `--help` needs no sandbox import)."""
+    help_text = "sync: as the default Broker is installed (default); async: answer at once"
+    parser.add_argument("--broker", choices=["sync", "async"], default="sync", help=help_text)
 
 
 def _positive(text: str) -> int:

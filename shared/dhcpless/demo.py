@@ -86,6 +86,7 @@ def run_sandbox_world(
         world.sandbox.write_kubeconfig(kubeconfig)
         print(f"sandbox API server: {world.sandbox.url}", flush=True)
         print(f"kubeconfig: {Path(kubeconfig).resolve()}", flush=True)
+        print(f"broker: {world.broker.mode.value} delivery", flush=True)
         print(
             f"try: kubectl --kubeconfig {kubeconfig} apply -f examples/ && "
             f"kubectl --kubeconfig {kubeconfig} get bmh -A -w",

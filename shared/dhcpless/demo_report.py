@@ -85,6 +85,7 @@ def report(rows: list[HostRow], world: World, seconds: float, hosts: int) -> dic
     stranded = sorted(row.name for row in rows if row.state != "available")
     return {
         "hosts": hosts,
+        "broker_mode": world.broker.mode.value,
         "unpaused": sum(not row.paused for row in rows),
         "available": sum(row.state == "available" for row in rows),
         "stranded": len(stranded),
@@ -100,6 +101,7 @@ def report(rows: list[HostRow], world: World, seconds: float, hosts: int) -> dic
 
 def print_table(rows: list[HostRow], summary: dict[str, Any], out: TextIO) -> None:
     """One line per host, then the summary in words."""
+    out.write(f"broker: {summary['broker_mode']} delivery\n")
     out.write(f"{'HOST':<12} {'IP':<18} {'STATE':<14} PAUSED\n")
     for row in rows:
         out.write(

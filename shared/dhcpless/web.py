@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from dhcpless import errors, events
 from dhcpless.keys import EVENT_REPORTING_COMPONENT, FunctionName
+from dhcpless.retrying import Deferred, retrying
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,9 @@ class Settings(BaseModel):
 
 
 def create_function_app(name: FunctionName, handler: Handler, settings: Settings) -> Flask:
-    """A Flask app serving one function: POST `/` plus the two health probes."""
+    """A Flask app serving one function: POST `/` plus the two health probes. The handler runs
+    inside `retrying`, so a per-host conflict is retried here, not by the broker."""
+    handler = retrying(handler)
     app = Flask(name.value)
     app.config["DHCPLESS_SETTINGS"] = settings
 
@@ -65,7 +68,7 @@ def _to_response(exc: Exception) -> Response | HTTPException:
     if isinstance(exc, HTTPException):
         return exc  # routing errors (unknown path, wrong method) stay Flask's
     if isinstance(exc, errors.Outcome):
-        log.info("done: %s", exc.reason)
+        (log.warning if isinstance(exc, Deferred) else log.info)("done: %s", exc.reason)
         return Response(status=204)
     if isinstance(exc, errors.InvalidInput):
         log.warning("rejected (400): %s", exc.reason)

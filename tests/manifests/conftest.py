@@ -16,6 +16,12 @@ def installed() -> list[Obj]:
 
 
 @pytest.fixture(scope="session")
+def installed_capi_ipam() -> list[Obj]:
+    """The example overlay plus the optional Cluster API IPAM source component."""
+    return kustomize(ROOT / "deploy" / "overlays" / "example-capi-ipam")
+
+
+@pytest.fixture(scope="session")
 def gunicorn_capacity() -> int:
     """Requests one pod serves at once: gunicorn workers x threads from the image's config."""
     with pytest.MonkeyPatch.context() as patch:

@@ -142,8 +142,11 @@ def served(
     port = _free_port()
     with _empty_cluster() as (api, api_requests):
         tmp = tmp_path_factory.mktemp(function)
+        home = tmp / "home-is-not-writable"
+        home.write_text("")  # as the image's user: no home where a control socket could go
         env = {
-            **os.environ,
+            **{k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"},
+            "HOME": str(home),
             "FUNCTION": function,
             "PORT": str(port),
             "KUBECONFIG": str(_kubeconfig(tmp, api)),
@@ -227,6 +230,11 @@ EXPECTED_API_REQUESTS = {
 }
 
 
+def test_start_logs_no_error(served: Served) -> None:
+    """No `[ERROR]` at start: the control socket (gunicorn >= 25.1) would fail without a home."""
+    assert "[ERROR]" not in served.log.read_text()
+
+
 def test_event_with_nothing_to_do_answers_204_empty(served: Served) -> None:
     headers = {"Content-Type": "application/cloudevents+json"}
     status, body = _request(served.url + "/", NOT_OURS[served.function], headers)
@@ -269,3 +277,26 @@ def test_containerfile_runs_what_this_module_tests() -> None:
     assert bases and all(base in ("python:3.12-slim", "python:3.13-slim") for base in bases)
     (user,) = [args for word, args in steps if word == "USER"]
     assert not user.startswith(("0", "root"))
+
+
+def _stages() -> list[list[tuple[str, str]]]:
+    """The Containerfile's instructions, one list per FROM."""
+    stages: list[list[tuple[str, str]]] = []
+    for step in _instructions():
+        if step[0] == "FROM":
+            stages.append([])
+        stages[-1].append(step)
+    return stages
+
+
+def test_image_is_built_from_a_pruned_source_and_keeps_no_wheel() -> None:
+    """The build stage prunes (deploy/image_source.py) before it installs; the final stage
+    copies only the installed environment: no wheel, no source tree, no pip cache."""
+    build, final = _stages()
+    runs = " && ".join(args for word, args in build if word == "RUN")
+    assert runs.index("deploy/image_source.py shared") < runs.index("pip install")
+    assert "--no-cache-dir" in runs
+    copies = [args for word, args in final if word == "COPY"]
+    assert all("wheel" not in args and "/src" not in args for args in copies), copies
+    assert "--from=build /opt/dhcpless /opt/dhcpless" in copies
+    assert not any("pip" in args for word, args in final if word == "RUN")

@@ -124,11 +124,21 @@ def test_audit_records_may_be_mappings() -> None:
 
 
 @pytest.mark.kubectl
-def test_sources_hold_exactly_what_knative_checks(installed: list[Obj]) -> None:
-    sources = of_kind(installed, "sources.knative.dev/v1", "ApiServerSource")
-    assert len(sources) == 5  # hosts, our claims, our Secrets, pools, our CAPI claims
+@pytest.mark.parametrize(
+    ("overlay", "count"),
+    [
+        pytest.param("installed", 4, id="example"),  # hosts, our claims, our Secrets, pools
+        pytest.param("installed_capi_ipam", 5, id="with-capi-ipam"),  # + our CAPI claims
+    ],
+)
+def test_sources_hold_exactly_what_knative_checks(
+    request: pytest.FixtureRequest, overlay: str, count: int
+) -> None:
+    rendered: list[Obj] = request.getfixturevalue(overlay)
+    sources = of_kind(rendered, "sources.knative.dev/v1", "ApiServerSource")
+    assert len(sources) == count
     for source in sources:
-        grants = grants_of(installed, source["spec"]["serviceAccountName"])
+        grants = grants_of(rendered, source["spec"]["serviceAccountName"])
         assert grants == source_needs(source), source["metadata"]["name"]
 
 

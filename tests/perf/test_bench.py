@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 from dhcpless.bench import measure, run_bench
+from dhcpless.bench_chaos import measure_chaos
 from dhcpless.bench_report import KEYS
+from dhcpless.sandbox.delivery import BrokerMode
 
 pytestmark = pytest.mark.e2e
 
@@ -24,6 +26,11 @@ HOSTS, POOLS = 30, 2
 @pytest.fixture(scope="module")
 def report() -> dict[str, Any]:
     return measure(HOSTS, POOLS)
+
+
+@pytest.fixture(scope="module")
+def async_report() -> dict[str, Any]:
+    return measure(HOSTS, POOLS, mode=BrokerMode.ASYNC)
 
 
 def test_every_key_is_reported(report: dict[str, Any]) -> None:
@@ -84,3 +91,50 @@ def test_cli_entry_prints_json_and_a_png(
     printed = json.loads(capsys.readouterr().out)
     assert printed["hosts"] == 3 and printed["unpaused"] == 3
     assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        pytest.param("writes_per_host", id="writes"),
+        pytest.param("lifecycle_writes_per_host", id="lifecycle-writes"),
+    ],
+)
+def test_both_brokers_cost_the_same_writes(
+    report: dict[str, Any], async_report: dict[str, Any], key: str
+) -> None:
+    """Delivery order changes, the work does not: the same writes under either broker."""
+    assert (report["broker_mode"], async_report["broker_mode"]) == ("sync", "async")
+    assert report[key] == async_report[key]
+    assert async_report["idle"]["writes"] == 0
+
+
+def test_both_brokers_stay_within_the_read_and_event_bounds(
+    report: dict[str, Any], async_report: dict[str, Any]
+) -> None:
+    """Reads (pool events reach ipclaim-fulfilment at different times) and core/v1 Events (they
+    vary a little between runs at 2 pools, under either broker) may differ: both in bounds."""
+    for result in (report, async_report):
+        assert result["reads_per_host"] <= 2 * POOLS + 6, result["broker_mode"]
+        assert result["events_per_host"] <= 4, result["broker_mode"]
+        assert result["reads_floor_per_host"] == 2 * POOLS + 4
+
+
+def test_function_floor_and_cpu_are_measured(report: dict[str, Any]) -> None:
+    """Seconds per host of the handlers, of the floor and of CPU are positive and finite; the
+    ratio is reported, not asserted (README "Performance")."""
+    for key in ("function_seconds_per_host", "floor_seconds_per_host", "cpu_seconds_per_host"):
+        assert 0 < report[key] < 60, key
+    assert report["function_to_floor_ratio"] == pytest.approx(
+        report["function_seconds_per_host"] / report["floor_seconds_per_host"], rel=0.05
+    )
+    assert set(report["cold_start_ratio_to_floor"]) == set(report["cold_start_seconds"])
+    assert report["floor_cold_start_seconds"] > 0
+
+
+def test_chaos_run_never_unpauses_a_broken_host() -> None:
+    result = measure_chaos(20, 10, BrokerMode.SYNC)
+    assert (result["healthy_hosts"], result["broken_hosts"]) == (18, 2)
+    assert result["broken_unpaused"] == 0
+    assert result["baseline_unpaused"] == result["chaos_healthy_unpaused"] == 18
+    assert result["healthy_p95_ratio"] is not None and result["healthy_p95_ratio"] > 0

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RBAC_FILES = (
     *sorted((ROOT / "deploy" / "base").glob("*.yaml")),
     *sorted((ROOT / "eventing").glob("*.yaml")),
+    *sorted((ROOT / "eventing" / "components" / "capi-ipam").glob("source-*.yaml")),
 )
 SA = service_account("ns", "fn")
 

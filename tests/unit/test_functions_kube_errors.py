@@ -3,7 +3,8 @@
 
 Covers: every `OpenApiException` subclass the client defines maps to one of our families; the
 status table per verb (AlreadyExists on create is success, a failed JSON-patch test is a
-retried precondition, RBAC denials are retried, 422 elsewhere is invalid); urllib3 errors.
+retried precondition, a conflict is a `Conflict`, RBAC denials and a busy or unreachable API are
+`ApiUnavailable` (the one 503), 422 elsewhere is invalid); urllib3 errors.
 """
 
 from __future__ import annotations
@@ -55,18 +56,18 @@ def api_error(status: int, reason: str = "") -> client_exceptions.ApiException:
         pytest.param(404, "", Verb.PATCH, errors.Gone, id="patch-404"),
         pytest.param(409, "AlreadyExists", Verb.CREATE, errors.AlreadyExists, id="create-exists"),
         pytest.param(409, "", Verb.CREATE, errors.AlreadyExists, id="create-409-no-body"),
-        pytest.param(409, "Conflict", Verb.UPDATE, errors.Transient, id="update-conflict"),
+        pytest.param(409, "Conflict", Verb.UPDATE, kube_errors.Conflict, id="update-conflict"),
         pytest.param(409, "Conflict", Verb.PATCH, kube_errors.PreconditionFailed, id="patch-409"),
         pytest.param(
             422, "Invalid", Verb.PATCH, kube_errors.PreconditionFailed, id="patch-test-failed"
         ),
         pytest.param(422, "Invalid", Verb.CREATE, errors.InvalidInput, id="create-invalid"),
         pytest.param(400, "BadRequest", Verb.CREATE, errors.InvalidInput, id="bad-request"),
-        pytest.param(401, "Unauthorized", Verb.GET, errors.Transient, id="unauthorized"),
-        pytest.param(403, "Forbidden", Verb.CREATE, errors.Transient, id="forbidden"),
-        pytest.param(429, "TooManyRequests", Verb.LIST, errors.Transient, id="throttled"),
-        pytest.param(500, "InternalError", Verb.GET, errors.Transient, id="server-error"),
-        pytest.param(504, "Timeout", Verb.DELETE, errors.Transient, id="gateway-timeout"),
+        pytest.param(401, "Unauthorized", Verb.GET, kube_errors.ApiUnavailable, id="unauthorized"),
+        pytest.param(403, "Forbidden", Verb.CREATE, kube_errors.ApiUnavailable, id="forbidden"),
+        pytest.param(429, "TooManyRequests", Verb.LIST, kube_errors.ApiUnavailable, id="throttled"),
+        pytest.param(500, "InternalError", Verb.GET, kube_errors.ApiUnavailable, id="server-error"),
+        pytest.param(504, "Timeout", Verb.DELETE, kube_errors.ApiUnavailable, id="gateway-timeout"),
     ],
 )
 def test_status_table(status: int, reason: str, verb: Verb, family: type[Exception]) -> None:
@@ -84,9 +85,9 @@ def test_status_table(status: int, reason: str, verb: Verb, family: type[Excepti
         pytest.param(ConnectionRefusedError(), id="refused"),
     ],
 )
-def test_unreachable_api_is_transient(exc: Exception) -> None:
+def test_unreachable_api_is_unavailable(exc: Exception) -> None:
     with (
-        pytest.raises(errors.Transient, match="unreachable") as info,
+        pytest.raises(kube_errors.ApiUnavailable, match="unreachable") as info,
         kube_errors.translated(Verb.GET, "BareMetalHost ns/h1"),
     ):
         raise exc

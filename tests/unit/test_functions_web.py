@@ -1,7 +1,8 @@
 """The one HTTP mapping (`dhcpless.web`): what Knative sees for each outcome of a handler.
 
 Covers: 204 empty body on success and on `Gone`, 400 short text for invalid input (never
-retried), 503 for transient and unexpected failures (retried, traceback logged), 400 for a
+retried), 503 for an unavailable API and unexpected failures (retried, traceback logged), a
+per-host transient failure retried in-process then 204 (`dhcpless.retrying`), 400 for a
 request that is not a CloudEvent at all (handler never called), and the health probes.
 """
 
@@ -17,6 +18,8 @@ from flask.testing import FlaskClient
 
 from dhcpless import errors, web
 from dhcpless.keys import FunctionName
+from dhcpless.kube import errors as kube_errors
+from dhcpless.retrying import DEFAULT_BOUND
 
 RETRIED_BY_KNATIVE = {404, 408, 409, 429}
 
@@ -40,24 +43,42 @@ def post_event(client: FlaskClient) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize(
-    ("exc", "status", "body"),
+    ("exc", "status", "body", "calls"),
     [
-        pytest.param(None, 204, "", id="done"),
-        pytest.param(errors.Gone("host ns/h1 not found"), 204, "", id="gone"),
-        pytest.param(errors.AlreadyExists("exists"), 204, "", id="already-exists"),
-        pytest.param(errors.InvalidInput("bad template"), 400, "bad template\n", id="invalid"),
+        pytest.param(None, 204, "", 1, id="done"),
+        pytest.param(errors.Gone("host ns/h1 not found"), 204, "", 1, id="gone"),
+        pytest.param(errors.AlreadyExists("exists"), 204, "", 1, id="already-exists"),
+        pytest.param(errors.InvalidInput("bad template"), 400, "bad template\n", 1, id="invalid"),
         pytest.param(
-            errors.Transient("conflict"), 503, "transient failure, retry\n", id="transient"
+            kube_errors.ApiUnavailable("API server unreachable"),
+            503,
+            "transient failure, retry\n",
+            1,
+            id="api-unavailable",
         ),
-        pytest.param(RuntimeError("boom"), 503, "internal error, retry\n", id="unexpected"),
+        pytest.param(
+            kube_errors.Conflict("conflict"),
+            204,
+            "",
+            DEFAULT_BOUND.attempts,
+            id="conflict-retried-in-process-then-deferred",
+        ),
+        pytest.param(
+            errors.Transient("IPAddress not found yet"),
+            204,
+            "",
+            DEFAULT_BOUND.attempts,
+            id="per-host-transient-deferred",
+        ),
+        pytest.param(RuntimeError("boom"), 503, "internal error, retry\n", 1, id="unexpected"),
     ],
 )
 def test_outcomes_map_to_knative_friendly_statuses(
-    exc: Exception | None, status: int, body: str
+    exc: Exception | None, status: int, body: str, calls: int
 ) -> None:
-    calls: list[str] = []
-    assert post_event(client_raising(exc, calls)) == (status, body)
-    assert calls == ["e1"]
+    seen: list[str] = []
+    assert post_event(client_raising(exc, seen)) == (status, body)
+    assert seen == ["e1"] * calls
     assert status not in RETRIED_BY_KNATIVE
 
 

@@ -2,15 +2,20 @@
 
 * 404 NotFound -> `Gone`: the object is not there; the caller decides if that ends handling.
 * 409 on create (`AlreadyExists`) -> `AlreadyExists`: an idempotent create found its object.
-* 409 otherwise (`Conflict`) -> `Transient`: someone wrote first; a retry re-reads.
-* 409/422 on a JSON patch -> `PreconditionFailed` (a `Transient`): a `test` op failed (the API
+* 409 otherwise (`Conflict`) -> `Conflict` (a `Transient`): someone wrote first; a retry
+  re-reads. `dhcpless.retrying` retries it in-process, so it never reaches the broker.
+* 409/422 on a JSON patch -> `PreconditionFailed` (a `Conflict`): a `test` op failed (the API
   server answers 422 for that), i.e. someone else changed the object; a retry re-reads.
 * 422 otherwise, 400 -> `InvalidInput`: what we would write can never be accepted.
-* 401/403 -> `Transient`: missing RBAC is a deploy bug, not a property of the event. A 400 would
-  drop every event while the fix rolls out; a 503 is retried with backoff, and resync re-drives
-  whatever exhausted its retries.
-* 429, 5xx, any other status -> `Transient`: the API server is busy or broken now.
-* urllib3 / socket errors -> `Transient`: the API server is unreachable now.
+* 401/403 -> `ApiUnavailable` (a `Transient`, 503): missing RBAC is a deploy bug, not a
+  property of the event. A 400 would drop every event while the fix rolls out; a 503 is
+  retried with backoff, and resync re-drives whatever exhausted its retries.
+* 429, 5xx, any other status -> `ApiUnavailable`: the API server is busy or broken now.
+* urllib3 / socket errors -> `ApiUnavailable`: the API server is unreachable now.
+
+`ApiUnavailable` is the only family that answers 503: under the default (synchronous) Broker a
+503 holds up every event behind it for the whole backoff, so only what stops every host alike
+may cause one; anything one host can cause is retried in-process or ends as an outcome.
 * an object read back without the shape we need (`ModelError`) -> `InvalidInput`: retrying
   the event cannot change it; a fix to the object brings a new event.
 * client-side argument errors (`ApiTypeError`, ...) -> `InvalidInput`: the request could not
@@ -42,8 +47,16 @@ class Verb(StrEnum):
     DELETE = "delete"
 
 
-class PreconditionFailed(Transient):
+class Conflict(Transient):
+    """Someone wrote the object first (409): re-reading and deciding again resolves it."""
+
+
+class PreconditionFailed(Conflict):
     """A JSON patch `test` op failed: the object changed since we read it."""
+
+
+class ApiUnavailable(Transient):
+    """The API cannot serve us now (unreachable, busy, broken, or RBAC missing): 503."""
 
 
 @contextmanager
@@ -63,7 +76,7 @@ def translate(exc: BaseException, verb: Verb, what: str) -> DhcplessError:
         return _from_status(exc.status or 0, _status_reason(exc), verb, what)
     if isinstance(exc, OpenApiException):
         return InvalidInput(f"cannot {verb} {what}: {type(exc).__name__}")
-    return Transient(f"cannot {verb} {what}: API server unreachable ({type(exc).__name__})")
+    return ApiUnavailable(f"cannot {verb} {what}: API server unreachable ({type(exc).__name__})")
 
 
 def _from_status(status: int, reason: str, verb: Verb, what: str) -> DhcplessError:
@@ -74,10 +87,10 @@ def _from_status(status: int, reason: str, verb: Verb, what: str) -> DhcplessErr
         return PreconditionFailed(f"{text} (changed since read)")
     if status == 409:
         created = verb is Verb.CREATE and reason in ("AlreadyExists", "")
-        return AlreadyExists(text) if created else Transient(text)
+        return AlreadyExists(text) if created else Conflict(text)
     if status in (400, 422):
         return InvalidInput(text)
-    return Transient(text)
+    return ApiUnavailable(text)
 
 
 def _status_reason(exc: ApiException) -> str:

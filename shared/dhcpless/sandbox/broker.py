@@ -2,9 +2,15 @@
 
 Ingress takes an event (an in-process call, or HTTP POST to `start_http()`'s URL), stamps
 `knativearrivaltime`, and fans it out in parallel, one delivery per matching Trigger, as the
-InMemoryChannel does. Each delivery is a REAL HTTP request and follows the Trigger's delivery
-spec: `retry` extra attempts with the spec's backoff, then the dead-letter sink after the last
-failure. A 2xx CloudEvent reply goes back into this broker with the TTL decremented.
+InMemoryChannel does. In the default `BrokerMode.SYNC` ingress answers only once every one of
+those deliveries ended (202 when each succeeded or was dead-lettered, 500 otherwise), as the
+installed default does (see `BrokerMode`); so a sender that waits, as the ApiServerSource
+adapter does, delivers its events in series. `BrokerMode.ASYNC` answers 202 at once and
+delivers on a thread pool (an InMemoryChannel with `asyncHandler`).
+
+Each delivery is a REAL HTTP request and follows the Trigger's delivery spec: `retry` extra
+attempts with the spec's backoff, then the dead-letter sink after the last failure. A 2xx
+CloudEvent reply goes back into this broker with the TTL decremented.
 
 This module is the fan-out and the retry loop; the pieces live beside it: `filters` (Trigger
 filters), `delivery` (the delivery spec and response classification), `dispatch` (one HTTP
@@ -25,6 +31,7 @@ from werkzeug.serving import BaseWSGIServer
 
 from dhcpless.sandbox.delivery import (
     BackoffPolicy,
+    BrokerMode,
     Delivery,
     Outcome,
     Subscriber,
@@ -34,6 +41,7 @@ from dhcpless.sandbox.delivery import (
 )
 from dhcpless.sandbox.dispatch import NO_ANSWER, Answer, Dispatcher
 from dhcpless.sandbox.event_copy import with_attributes
+from dhcpless.sandbox.fanout import fan_out
 from dhcpless.sandbox.filters import (
     Attributes,
     Filter,
@@ -45,7 +53,15 @@ from dhcpless.sandbox.ingress import ingress_app
 from dhcpless.sandbox.runner import halt, serve
 
 __all__ = ["MAX_TTL", "Broker", "BrokerStats", "Trigger"]
-__all__ += ["BackoffPolicy", "Delivery", "Outcome", "Subscriber", "UrlSubscriber"]
+__all__ += [
+    "DEFAULT_MODE",
+    "BackoffPolicy",
+    "BrokerMode",
+    "Delivery",
+    "Outcome",
+    "Subscriber",
+    "UrlSubscriber",
+]
 __all__ += ["classify", "parse_duration"]
 __all__ += ["Attributes", "Filter", "attributes_filter", "subscriptions_filter", "trigger_filter"]
 
@@ -53,6 +69,13 @@ log = logging.getLogger(__name__)
 
 MAX_TTL = 255
 """broker-ingress `MAX_TTL`: how many times a reply chain may re-enter the broker."""
+
+DEFAULT_MODE = BrokerMode.SYNC
+"""The mode of a Broker built without one: the installed default's (tests may switch it)."""
+
+_FANOUT_FAILED = 500
+"""What the channel, hence ingress, answers when a delivery failed for good
+(knative/eventing `pkg/channel/event_receiver.go`, `ServeHTTP`)."""
 
 
 @dataclass(frozen=True)
@@ -80,8 +103,18 @@ class BrokerStats:
 class Broker:
     """An MTChannelBasedBroker + InMemoryChannel in one object."""
 
-    def __init__(self, name: str = "default", *, workers: int = 8, namespace: str = "") -> None:
+    def __init__(
+        self,
+        name: str = "default",
+        *,
+        workers: int = 8,
+        namespace: str = "",
+        mode: BrokerMode | None = None,
+    ) -> None:
+        """`workers` sizes the asynchronous pool and the HTTP client; `mode` defaults to
+        `DEFAULT_MODE` read at construction."""
         self.name, self.namespace = name, namespace
+        self.mode = DEFAULT_MODE if mode is None else mode
         self.stats = BrokerStats()
         self._triggers: list[Trigger] = []
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="broker")
@@ -94,17 +127,20 @@ class Broker:
         self._triggers.append(trigger)
 
     def publish(self, event: BaseCloudEvent, ttl: int | None = None) -> int:
-        """broker-ingress: 202 when accepted; 400 when the TTL ran out."""
+        """broker-ingress: 202 when accepted (SYNC: and delivered); 400 when the TTL ran out;
+        SYNC: 500 when a delivery failed and could not be dead-lettered."""
         ttl = MAX_TTL if ttl is None else ttl - 1
         if ttl <= 0:
             self._count("dropped")
             return 400
         stamped = with_attributes(event, knativearrivaltime=datetime.now(UTC).isoformat())
         self._count("accepted")
-        for trigger in self._triggers:
-            if trigger.filter(stamped.get_attributes()):
+        matching = [t for t in self._triggers if t.filter(stamped.get_attributes())]
+        if self.mode is BrokerMode.ASYNC:
+            for trigger in matching:
                 self._submit(trigger, stamped, ttl)
-        return 202
+            return 202
+        return 202 if self._fan_out_and_wait(matching, stamped, ttl) else _FANOUT_FAILED
 
     def start_http(self) -> str:
         """Serve ingress over HTTP on an ephemeral port; returns `http://host:port/<ns>/<name>`."""
@@ -133,17 +169,25 @@ class Broker:
             self._in_flight += 1
         self._pool.submit(self._deliver_then_release, trigger, event, ttl)
 
-    def _deliver_then_release(self, trigger: Trigger, event: BaseCloudEvent, ttl: int) -> None:
+    def _fan_out_and_wait(self, triggers: list[Trigger], event: BaseCloudEvent, ttl: int) -> bool:
+        with self._lock:
+            self._in_flight += len(triggers)
+        return fan_out(triggers, lambda trigger: self._deliver_then_release(trigger, event, ttl))
+
+    def _deliver_then_release(self, trigger: Trigger, event: BaseCloudEvent, ttl: int) -> bool:
         try:
-            self._deliver(trigger, event, ttl)
+            return self._deliver(trigger, event, ttl)
         except Exception:
             log.exception("trigger %s: delivery crashed", trigger.name)
+            return False
         finally:
             with self._lock:
                 self._in_flight -= 1
                 self._lock.notify_all()
 
-    def _deliver(self, trigger: Trigger, event: BaseCloudEvent, ttl: int) -> None:
+    def _deliver(self, trigger: Trigger, event: BaseCloudEvent, ttl: int) -> bool:
+        """Attempts with the Trigger's backoff; True when delivered or dead-lettered (the
+        dispatcher's `send` in knative/eventing `pkg/kncloudevents/event_dispatcher.go`)."""
         delivery, last = trigger.delivery, NO_ANSWER
         for attempt in range(delivery.retry + 1):
             if attempt:
@@ -154,13 +198,20 @@ class Broker:
             if outcome is Outcome.SUCCESS:
                 if reply is not None:
                     self._count("replies")
-                    self.publish(reply, ttl)
-                return
+                    self._publish_reply(reply, ttl)
+                return True
             if outcome is Outcome.FAIL:
                 break
-        self._dead_letter(trigger, event, last)
+        return self._dead_letter(trigger, event, last)
 
-    def _dead_letter(self, trigger: Trigger, event: BaseCloudEvent, last: Answer) -> None:
+    def _publish_reply(self, reply: BaseCloudEvent, ttl: int) -> None:
+        """Back into ingress; SYNC waits for it as the dispatcher waits on the reply's POST."""
+        if self.mode is BrokerMode.ASYNC:
+            self.publish(reply, ttl)
+        else:
+            fan_out([reply], lambda item: self.publish(item, ttl) == 202, inline_first=False)
+
+    def _dead_letter(self, trigger: Trigger, event: BaseCloudEvent, last: Answer) -> bool:
         sink = trigger.delivery.dead_letter
         if sink is None:
             self._count("dropped")
@@ -171,6 +222,7 @@ class Broker:
                 trigger.delivery.retry + 1,
                 last.status,
             )
-            return
+            return False
         self._count("dead_lettered")
-        self._dispatcher.dead_letter(sink, event, last, trigger.delivery.timeout)
+        answer = self._dispatcher.dead_letter(sink, event, last, trigger.delivery.timeout)
+        return 200 <= answer.status < 300

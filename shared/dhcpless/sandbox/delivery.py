@@ -18,6 +18,22 @@ from typing import Any, Protocol
 _RETRIED = frozenset({404, 408, 409, 429})
 
 
+class BrokerMode(StrEnum):
+    """How ingress answers: after every Trigger delivery (the default install) or at once.
+
+    The default Broker (MT channel-based, InMemoryChannel) is synchronous end to end:
+    broker-ingress answers with the channel's status (knative/eventing
+    `pkg/broker/ingress/ingress_handler.go`, `Handler.receive`), and the channel's fan-out waits
+    for every subscription's delivery, retries and dead letter included, answering 202 only when
+    all succeeded (`pkg/channel/fanout/fanout_event_handler.go`, `dispatch`;
+    `pkg/channel/event_receiver.go`, `ServeHTTP`). The fan-out is asynchronous only when the
+    InMemoryChannel's `asyncHandler` is set (`createEventReceiverFunction`).
+    """
+
+    SYNC = "sync"
+    ASYNC = "async"
+
+
 class BackoffPolicy(StrEnum):
     LINEAR = "linear"
     EXPONENTIAL = "exponential"

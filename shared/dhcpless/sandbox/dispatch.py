@@ -65,11 +65,11 @@ class Dispatcher:
 
     def dead_letter(
         self, sink: Subscriber, event: BaseCloudEvent, last: Answer, timeout: float | None
-    ) -> None:
+    ) -> Answer:
         """Send the event, marked with why its delivery failed, to the dead-letter sink."""
         message = to_binary_event(errored(event, last))
         with sink.request() as url:
-            self.post(url, message.body, dict(message.headers), timeout)
+            return self.post(url, message.body, dict(message.headers), timeout)
 
     def post(self, url: str, body: bytes, headers: dict[str, str], timeout: float | None) -> Answer:
         try:

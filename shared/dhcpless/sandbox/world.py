@@ -22,7 +22,7 @@ from dhcpless.keys import FunctionName
 from dhcpless.sandbox import rbac
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.bmo import BMOController, GleanMode
-from dhcpless.sandbox.broker import Broker, Delivery, Trigger, trigger_filter
+from dhcpless.sandbox.broker import Broker, BrokerMode, Delivery, Trigger, trigger_filter
 from dhcpless.sandbox.capi_ipam import CapiIPAMController
 from dhcpless.sandbox.dead_letters import DeadLetters
 from dhcpless.sandbox.eventsource import ApiServerSource, Faults, SourceResource
@@ -57,6 +57,8 @@ class WorldSettings:
     """Scale-to-zero window of each function."""
     resync_seconds: float = 5.0
     broker_workers: int = 8
+    broker_mode: BrokerMode | None = None
+    """None: the broker's default (synchronous, as installed; see `BrokerMode`)."""
     bmo_workers: int = 4
     glean_mode: GleanMode = GleanMode.SUBPROCESS
     network_data_check: NetworkDataCheck = project_rules
@@ -91,7 +93,8 @@ class World:
     def __init__(self, settings: WorldSettings | None = None) -> None:
         self.settings = settings or WorldSettings()
         self.sandbox = SandboxServer(port=self.settings.port)
-        self.broker = Broker(BROKER, workers=self.settings.broker_workers)
+        workers, mode = self.settings.broker_workers, self.settings.broker_mode
+        self.broker = Broker(BROKER, workers=workers, mode=mode)
         self.dead_letters = DeadLetters()
         self.services: dict[str, FunctionService] = {}
         self._pinger = Periodic(self.settings.resync_seconds, self.ping, "ping")
