@@ -151,6 +151,10 @@ DEAD_LETTER_FUNCTION: Final = "dead-letter"
 NAMESPACE_ENV: Final = "NAMESPACE"
 """resync: the one namespace whose hosts it lists (default: the pod's own namespace)."""
 
+NAMESPACE_SELECTOR_ENV: Final = "DHCPLESS_NAMESPACE_SELECTOR"
+"""resync, cluster-wide option: a label selector on Namespaces (the sources' namespaceSelector);
+set, resync lists the hosts of every namespace it selects instead of its one `NAMESPACE`."""
+
 HANG_SECONDS_ENV: Final = "DHCPLESS_HANG_SECONDS"
 """Seconds a released host may stay inspecting before a Warning says it hangs (default 900)."""
 

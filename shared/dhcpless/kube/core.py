@@ -25,6 +25,7 @@ ALL_HOSTS = f"/apis/{keys.BMO_GROUP}/{keys.BMO_VERSION}/baremetalhosts"
 `CustomObjectsApi` (see `Kube._custom`)."""
 HOSTS = f"/apis/{keys.BMO_GROUP}/{keys.BMO_VERSION}/namespaces/{{namespace}}/baremetalhosts"
 HOST = HOSTS + "/{name}"
+NAMESPACES = "/api/v1/namespaces"
 
 
 def request(
@@ -33,6 +34,7 @@ def request(
     path: str,
     params: Mapping[str, str],
     body: Mapping[str, Any] | None = None,
+    query: Mapping[str, str] | None = None,
 ) -> object:
     """One JSON request; the decoded answer (a plain dict), `ApiException` on an error.
 
@@ -47,6 +49,7 @@ def request(
         method=method,
         resource_path=path,
         path_params=dict(params),
+        query_params=list((query or {}).items()),
         header_params=headers,
         body=None if body is None else dict(body),
         auth_settings=["BearerToken"],
