@@ -132,6 +132,7 @@ class ValidationRule(StrEnum):
     BOOT_MAC = "boot-mac"
     LINK_REFERENCE = "link-reference"
     LINK_CYCLE = "link-cycle"
+    NAME = "name"
     ADDRESS = "address"
     ROUTE = "route"
     DNS = "dns"

@@ -8,8 +8,9 @@ channel back), so every such problem is found here first, all at once.
 
 `validate_network_data` works on the rendered OpenStack document (exactly what the
 ramdisk reads); `validate_for_host` renders first. Both are pure and return every
-problem found, in rule order: document shape, link MACs, link references, cycles, boot
-NIC, addresses, routes, DNS, pools. An empty tuple means "safe to unpause".
+problem found, in rule order: document shape, names (`validate_names`), link MACs, link
+references, cycles, boot NIC, addresses, routes, DNS, pools, at most `MAX_PROBLEMS` of them
+(one Event each). An empty tuple means "safe to unpause".
 Messages name links, networks, addresses and pools; they hold no credentials.
 """
 
@@ -27,10 +28,11 @@ from dhcpless.render.address import Address
 from dhcpless.render.errors import RenderError
 from dhcpless.render.openstack import render_network_data
 from dhcpless.render.osdoc import parse_rendered
-from dhcpless.render.problem import Problem
+from dhcpless.render.problem import Problem, bounded
 from dhcpless.render.validate_boot import boot_mac_problems
 from dhcpless.render.validate_ip import address_problems, dns_problems, route_problems
 from dhcpless.render.validate_links import cycle_problems, mac_problems, reference_problems
+from dhcpless.render.validate_names import name_problems
 from dhcpless.render.validate_pools import pool_problems
 
 __all__ = ["Problem", "ValidationRule", "validate_for_host", "validate_network_data"]
@@ -47,15 +49,18 @@ def validate_network_data(
         doc = parse_rendered(rendered)
     except ModelError as err:
         return (Problem(ValidationRule.DOCUMENT, str(err)),)
-    return (
-        *mac_problems(doc),
-        *reference_problems(doc),
-        *cycle_problems(doc),
-        *boot_mac_problems(doc, host),
-        *address_problems(doc),
-        *route_problems(doc),
-        *dns_problems(doc),
-        *pool_problems(pools, other_pools),
+    return bounded(
+        (
+            *name_problems(doc),
+            *mac_problems(doc),
+            *reference_problems(doc),
+            *cycle_problems(doc),
+            *boot_mac_problems(doc, host),
+            *address_problems(doc),
+            *route_problems(doc),
+            *dns_problems(doc),
+            *pool_problems(pools, other_pools),
+        )
     )
 
 
