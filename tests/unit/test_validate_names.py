@@ -17,12 +17,15 @@ from typing import Any
 
 import pytest
 
+from dhcpless.chain import netcheck
 from dhcpless.keys import ValidationRule
 from dhcpless.render.problem import MAX_PER_RULE
 from dhcpless.render.validate import validate_network_data
 from dhcpless.sandbox import ramdisk
 from dhcpless.sandbox.ramdisk import GleanMode
+from tests.e2e import objects
 
+from .test_functions_decide import bmh, found
 from .test_validate import HOST, MAC0, bond, doc, phy, v4, vlan
 
 Doc = dict[str, Any]
@@ -123,3 +126,11 @@ def test_validation_is_linear_and_its_problems_bounded() -> None:
         per_rule[problem.rule] = per_rule.get(problem.rule, 0) + 1
     assert max(per_rule.values()) <= MAX_PER_RULE + 1
     assert any("more" in p.message for p in found)
+
+
+def test_a_4000_link_document_costs_a_bounded_number_of_events() -> None:
+    """Finding 5: every Problem is one Event on the host (`chain.netcheck`); 3,998 of them used
+    to be written for one decision."""
+    document = _dangling_vlans(4000)
+    events = netcheck.render_refusals(bmh(), found(objects.NO_POOLS), document, ())
+    assert 0 < len(events) <= len(ValidationRule) * (MAX_PER_RULE + 1)
