@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from dhcpless import names
 from dhcpless.keys import CAPM3_GROUP, TEMPLATE_REFERENCE_ANNOTATION
 from dhcpless.models.bmh import BareMetalHost
 from dhcpless.models.templates import Metal3MachineTemplate
@@ -118,6 +119,9 @@ def _candidate(m3mt: Metal3MachineTemplate) -> Candidate | None:
     if ref is None:
         return None
     home = m3mt.metadata.namespace or "default"
+    problem = names.name_problem(ref.name)  # `.` would turn the GET into a LIST (`names`)
+    if problem is not None:
+        raise ResolveError(f"dataTemplate {problem}")
     if ref.namespace and ref.namespace != home:
         raise ResolveError(
             f"dataTemplate {ref.namespace}/{ref.name} is in another namespace than the "

@@ -53,6 +53,10 @@ GOOD = m3mt("good", {"matchLabels": {"role": "control"}})
             WORKER, [m3mt("far", {"matchLabels": {"role": "control"}}, template_namespace="x")],
             None, id="cross-namespace-but-not-selected",
         ),
+        pytest.param(
+            CONTROL, [m3mt("dot", {"matchLabels": {"role": "control"}}, template="..")],
+            ("dot",), id="data-template-named-dotdot",
+        ),
     ],
 )  # fmt: skip
 def test_a_broken_template_blocks_only_the_hosts_it_could_match(
