@@ -36,6 +36,7 @@ HEADERS = "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/cloudevents+j
 class Served:
     port: int
     log: Path
+    pid: int
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +50,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     process = subprocess.Popen(command, env=env, cwd=tmp, stdout=log, stderr=subprocess.STDOUT)
     try:
         _wait_ready(port, process, tmp / "gunicorn.log")
-        yield Served(port, tmp / "gunicorn.log")
+        yield Served(port, tmp / "gunicorn.log", process.pid)
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -136,6 +137,18 @@ def test_a_chunked_body_is_cut_off_at_the_limit(served: Served) -> None:
                 sent += len(chunk)
     assert sent < total / 4, f"the server read {sent} bytes of a chunked body"
     assert _wait_for(served.log, "rejected (413): event is above the limit")
+    peak = _worker_peak_kib(served.pid)
+    print(f"worker peak RSS after a 100 MiB chunked body: {peak // 1024} MiB")
+    assert peak < total // 1024, "the worker held the body in memory"
+
+
+def _worker_peak_kib(master: int) -> int:
+    """VmHWM of gunicorn's worker (the master's child), from /proc (Linux)."""
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    assert children, "gunicorn has no worker"
+    status = Path(f"/proc/{children[0]}/status").read_text()
+    line = next(line for line in status.splitlines() if line.startswith("VmHWM:"))
+    return int(line.split()[1])
 
 
 def _wait_for(log: Path, text: str) -> bool:
