@@ -2,8 +2,10 @@
 
 Knative scales by adding pods, so each pod runs one worker process (one import of the
 `kubernetes` client, fast cold start) with `THREADS` threads for concurrent requests.
-The Knative Services set `containerConcurrency` to `WORKERS * THREADS` (a manifest test
-holds them equal), so queue-proxy never hands a pod more requests than it can serve.
+The Knative Services set `containerConcurrency` to `concurrency` = `WORKERS * THREADS` (a
+manifest test holds them equal), so queue-proxy never hands a pod more requests than it can
+serve. gunicorn runs `HEALTH_THREADS` more threads than that: probes bypass queue-proxy's
+limit, and with spare threads they never wait behind work (`dhcpless.limits`).
 The function is chosen by the `FUNCTION` environment variable (a Knative Service name: one
 of `FunctionName`, or the `dead-letter` sink, whose app takes no Kubernetes client); an
 unknown name stops the container at start with one clear line instead of serving 404s.
@@ -20,6 +22,7 @@ from dhcpless import slim
 slim.install()  # before the app imports `kubernetes` (see dhcpless.slim: cold start)
 
 from dhcpless.keys import DEAD_LETTER_FUNCTION, FunctionName  # noqa: E402
+from dhcpless.limits import HEALTH_THREADS  # noqa: E402
 
 WORKERS = 1
 THREADS = 4
@@ -36,7 +39,8 @@ def app_for(function: str) -> str:
 wsgi_app = app_for(os.environ.get("FUNCTION", ""))
 bind = f"0.0.0.0:{os.environ.get('PORT', '8080')}"
 workers = WORKERS
-threads = THREADS
+concurrency = WORKERS * THREADS  # = containerConcurrency; not a gunicorn setting
+threads = THREADS + HEALTH_THREADS
 worker_class = "gthread"
 timeout = 90  # above the Services' timeoutSeconds (60): Serving, not gunicorn, cuts a request
 graceful_timeout = 20

@@ -18,6 +18,8 @@ from flask import Flask, Response, request
 from dhcpless import events
 from dhcpless.errors import InvalidInput
 from dhcpless.keys import DEAD_LETTER_FUNCTION
+from dhcpless.limits import BodyRefused
+from dhcpless.web import request_body
 
 log = logging.getLogger(__name__)
 NAME: Final = DEAD_LETTER_FUNCTION
@@ -33,10 +35,11 @@ def create_app() -> Flask:
     @app.post("/")
     def receive() -> Response:
         try:
-            cloudevent = events.read_cloudevent(dict(request.headers), request.get_data())
+            cloudevent = events.read_cloudevent(dict(request.headers), request_body())
         except InvalidInput as err:
             log.warning("dead letter that is not a CloudEvent: %s", err.reason)
-            return Response(f"{err.reason}\n", status=400, mimetype="text/plain")
+            status = err.status if isinstance(err, BodyRefused) else 400
+            return Response(f"{err.reason}\n", status=status, mimetype="text/plain")
         log.warning("dead letter: %s", describe(cloudevent))
         return Response(status=204)
 

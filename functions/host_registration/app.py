@@ -1,4 +1,4 @@
-"""host-registration (BareMetalHost events, Resource mode).
+"""host-registration (BareMetalHost events, Resource or Reference mode: `edge.current`).
 
 For a host paused with exactly `metal3.io/preprovisioning` and no network data name: find its
 template and create one IPClaim per pool (a template without pools is rendered at once). For a
@@ -52,7 +52,7 @@ def handle(
     ips: lifecycle.LifecycleSettings | None = None,
 ) -> None:
     event = edge.event_about(cloudevent, "BareMetalHost")
-    seen = edge.hint(event, BareMetalHost)
+    seen = edge.current(event, BareMetalHost, kube.get_host, delete_needs_object=False)
     if lifecycle.done(seen):  # without the source's selector: still no read (README)
         log.info("host %s/%s: done, nothing to do", seen.namespace, seen.name)
         return

@@ -1,4 +1,4 @@
-"""ipclaim-fulfilment (IPClaim, IPAddressClaim and IPPool events, Resource mode).
+"""ipclaim-fulfilment (IPClaim, IPAddressClaim and IPPool events; Reference mode: `edge.current`).
 
 Only claims we created (our labels) matter. When every pool's claim of the host has
 `status.address`, read the IPAddresses, render exactly as CAPM3 does, and create the Secret
@@ -56,7 +56,7 @@ def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
         on_capi_claim(edge.event_about(cloudevent, "IPAddressClaim"), kube, settings)
         return
     event = edge.event_about(cloudevent, "IPClaim")
-    claim = edge.hint(event, IPClaim)
+    claim = edge.current(event, IPClaim, kube.get_claim, delete_needs_object=True)
     owner = host_of(claim)
     if owner is None:
         log.info("IPClaim %s/%s: not ours, nothing to do", *_where(claim))
@@ -78,7 +78,7 @@ def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
 
 def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
     """The pool may have room now: retry our claims of it that IPAM failed."""
-    pool = edge.hint(event, IPPool)
+    pool = edge.current(event, IPPool, kube.get_pool, delete_needs_object=False)
     if event.operation is Operation.DELETE:
         return
     namespace = pool.metadata.namespace or "default"

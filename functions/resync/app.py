@@ -2,7 +2,8 @@
 
 The ApiServerSource does not replay after a restart and Knative drops events after their last
 retry, so every tick LISTs the BareMetalHosts of its one namespace (`settings.ResyncSettings`:
-a namespaced Role is enough) and re-drives each host paused for us through the same decision
+a namespaced Role is enough), or with the cluster-wide option of each namespace the sources'
+selector selects, and re-drives each host paused for us through the same decision
 code the other functions use: claims, render, release. Idempotent acts make a host that is
 already further along cost only reads. The same LIST shows hosts we released that hang in
 inspection (`chain.hang`): those, and only those, get their addresses read and one Warning.
@@ -26,7 +27,7 @@ from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.lifecycle import release_decoupled
 from dhcpless.errors import DhcplessError
 from dhcpless.keys import FunctionName
-from dhcpless.kube import Kube, from_environment
+from dhcpless.kube import Kube, from_environment, namespaces
 from dhcpless.models import BareMetalHost
 from dhcpless.web import Settings, create_function_app
 from functions.resync.settings import ResyncSettings
@@ -55,7 +56,7 @@ def handle(
 ) -> None:
     events.require_ping(cloudevent)
     now = datetime.now(UTC)
-    hosts = kube.list_hosts(resync.namespace)
+    hosts = [h for ns in watched_namespaces(kube, resync) for h in kube.list_hosts(ns)]
     paused = [h for h in hosts if gate(h).ours]
     hung = [h for h in hosts if hang.hanging(h, now, resync.hang_seconds)]
     log.info("resync: %d host(s) paused for us, %d hanging", len(paused), len(hung))
@@ -67,6 +68,13 @@ def handle(
         _guarded(
             functools.partial(report_hang, threshold=resync.hang_seconds), kube, host, settings
         )
+
+
+def watched_namespaces(kube: Kube, resync: ResyncSettings) -> list[str]:
+    """Its one namespace, or under the cluster-wide option the ones the selector selects."""
+    if not resync.namespace_selector:
+        return [resync.namespace]
+    return namespaces.selected(kube, resync.namespace_selector)
 
 
 def _guarded(

@@ -4,6 +4,9 @@
   namespaced Role suffices. Unset: the pod's own namespace (the service-account namespace
   file Kubernetes mounts), else `default` (out of a cluster, e.g. under the sandbox, which
   passes the namespace explicitly).
+* `DHCPLESS_NAMESPACE_SELECTOR` (keys.NAMESPACE_SELECTOR_ENV, the cluster-wide option in
+  deploy/cluster-wide): a label selector on Namespaces; set, resync lists the hosts of every
+  namespace it selects (the sources' `namespaceSelector`) instead of `NAMESPACE` alone.
 * `DHCPLESS_HANG_SECONDS` (keys.HANG_SECONDS_ENV): how long a released host may stay
   inspecting (or in registration error) before a `HostHangs` Warning is recorded (900).
 """
@@ -25,6 +28,8 @@ class ResyncSettings(BaseModel):
 
     namespace: str = Field(min_length=1)
     hang_seconds: float = Field(default=DEFAULT_HANG_SECONDS, gt=0)
+    namespace_selector: str = ""
+    """Empty: the one `namespace`; else the Namespaces this label selector selects."""
 
     @classmethod
     def from_environment(
@@ -36,7 +41,10 @@ class ResyncSettings(BaseModel):
         env = os.environ if environ is None else environ
         namespace = env.get(keys.NAMESPACE_ENV) or _pod_namespace(namespace_file) or "default"
         hang = env.get(keys.HANG_SECONDS_ENV) or DEFAULT_HANG_SECONDS
-        return cls.model_validate({"namespace": namespace, "hang_seconds": hang})
+        selector = env.get(keys.NAMESPACE_SELECTOR_ENV, "")
+        return cls.model_validate(
+            {"namespace": namespace, "hang_seconds": hang, "namespace_selector": selector}
+        )
 
 
 def _pod_namespace(path: Path) -> str:

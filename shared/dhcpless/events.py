@@ -3,8 +3,9 @@
 The ApiServerSource (knative.md §b) sends binary-mode events by default and structured mode
 when a Trigger asks for `delivery.format: json`, so both are accepted. Everything the
 functions need is checked here once: the event type is one of the six ApiServerSource types,
-the four extensions (`kind`, `apiversion`, `name`, `namespace`) are present, and the data agrees
-with them. Nothing past this module sees a raw CloudEvent or an unchecked dict.
+the four extensions (`kind`, `apiversion`, `name`, `namespace`) are present, name and
+namespace are ones the API accepts (`dhcpless.names`), and the data agrees with them.
+Nothing past this module sees a raw CloudEvent or an unchecked dict.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from cloudevents.core.bindings.http import HTTPMessage, from_http_event
 from cloudevents.core.exceptions import BaseCloudEventException
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from dhcpless import names
 from dhcpless.errors import InvalidInput
 from dhcpless.keys import EventType
 
@@ -134,7 +136,7 @@ def _reference_from_extensions(cloudevent: BaseCloudEvent) -> ObjectReference:
     if missing:
         raise InvalidEvent(f"missing extension(s): {', '.join(missing)}")
     try:
-        return ObjectReference(
+        ref = ObjectReference(
             kind=values["kind"],
             namespace=values["namespace"],
             name=values["name"],
@@ -142,6 +144,17 @@ def _reference_from_extensions(cloudevent: BaseCloudEvent) -> ObjectReference:
         )
     except ValidationError:
         raise InvalidEvent("empty kind, apiversion or name extension") from None
+    _check_names(ref)
+    return ref
+
+
+def _check_names(ref: ObjectReference) -> None:
+    """A name the API would refuse (`.`, `..`, `a/b`, ...) is bad input, never a URL (`names`)."""
+    problem = names.name_problem(ref.name)
+    if ref.namespace and problem is None:  # empty: the functions' "default"
+        problem = names.namespace_problem(ref.namespace)
+    if problem is not None:
+        raise InvalidEvent(f"{ref.kind} event: {problem}")
 
 
 def _check_object(data: Mapping[str, Any], ref: ObjectReference) -> None:

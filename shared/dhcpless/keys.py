@@ -132,6 +132,7 @@ class ValidationRule(StrEnum):
     BOOT_MAC = "boot-mac"
     LINK_REFERENCE = "link-reference"
     LINK_CYCLE = "link-cycle"
+    NAME = "name"
     ADDRESS = "address"
     ROUTE = "route"
     DNS = "dns"
@@ -152,6 +153,10 @@ DEAD_LETTER_FUNCTION: Final = "dead-letter"
 
 NAMESPACE_ENV: Final = "NAMESPACE"
 """resync: the one namespace whose hosts it lists (default: the pod's own namespace)."""
+
+NAMESPACE_SELECTOR_ENV: Final = "DHCPLESS_NAMESPACE_SELECTOR"
+"""resync, cluster-wide option: a label selector on Namespaces (the sources' namespaceSelector);
+set, resync lists the hosts of every namespace it selects instead of its one `NAMESPACE`."""
 
 HANG_SECONDS_ENV: Final = "DHCPLESS_HANG_SECONDS"
 """Seconds a released host may stay inspecting before a Warning says it hangs (default 900)."""

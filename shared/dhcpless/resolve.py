@@ -12,22 +12,31 @@
 
 Several matches naming the same template resolve to it; different templates are
 Ambiguous, and the host waits for a human (or the annotation) to decide.
+
+A broken Metal3MachineTemplate fails small. Its selector may hold a requirement CAPM3's
+selector code refuses though the CRD allows it (`DoesNotExist`: CAPM3 lower-cases operators,
+cluster-api-provider-metal3 `baremetal/metal3machine_manager.go` `hostLabelSelectorForMachine`,
+and only `!` means "does not exist"), or name a `dataTemplate` in another namespace (refused
+here: our claims and Secrets could have no owner reference there, so an address would leak).
+It blocks exactly the hosts it *could* match: CAPM3 ANDs the requirements, so one valid
+requirement that does not match the host rules the template out for that host whatever the
+broken ones say; otherwise the host waits with a Warning naming the template, and the
+template gets the same Warning (`chain.lookup`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from dhcpless import names
 from dhcpless.keys import CAPM3_GROUP, TEMPLATE_REFERENCE_ANNOTATION
 from dhcpless.models.bmh import BareMetalHost
-from dhcpless.models.templates import HostSelector, LabelSelectorRequirement, Metal3MachineTemplate
-
-
-class ResolveError(ValueError):
-    """A reference annotation or a hostSelector that can never be valid."""
+from dhcpless.models.templates import Metal3MachineTemplate
+from dhcpless.selectors import ResolveError as ResolveError  # re-exported: callers catch it here
+from dhcpless.selectors import ruled_out, selector_matches
 
 
 class TemplateKind(StrEnum):
@@ -86,8 +95,6 @@ class Ambiguous:
 Resolution = Resolved | NoTemplate | Ambiguous
 
 _DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
-_LABEL_NAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]")
-_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 def parse_template_reference(value: str, namespace: str) -> TemplateRef:
@@ -107,84 +114,52 @@ def parse_template_reference(value: str, namespace: str) -> TemplateRef:
     return TemplateRef(TemplateKind(plural), group, name, namespace)
 
 
-def _check_label_key(key: str) -> None:
-    prefix, _, name = key.rpartition("/")
-    bad_prefix = bool(prefix) and (len(prefix) > 253 or not _DNS_SUBDOMAIN.fullmatch(prefix))
-    if bad_prefix or len(name) > 63 or not _LABEL_NAME.fullmatch(name):
-        raise ResolveError(f"invalid label key {key!r}")
-
-
-def _check_values(req: LabelSelectorRequirement, operator: str) -> None:
-    counts = {"in": "+", "notin": "+", "exists": "0", "!": "0"}
-    need = counts.get(operator, "1")
-    values = req.values
-    if (
-        (need == "+" and not values)
-        or (need == "0" and values)
-        or (need == "1" and len(values) != 1)
-    ):
-        raise ResolveError(f"operator {req.operator!r} on key {req.key!r}: wrong number of values")
-    if operator in ("gt", "lt") and not _INTEGER.fullmatch(values[0]):
-        raise ResolveError(
-            f"operator {req.operator!r} on key {req.key!r}: value must be an integer"
-        )
-    for value in values:
-        if len(value) > 63 or (value and not _LABEL_NAME.fullmatch(value)):
-            raise ResolveError(f"invalid label value {value!r} for key {req.key!r}")
-
-
-_OPERATORS = frozenset({"in", "notin", "exists", "!", "=", "==", "!=", "gt", "lt"})
-
-
-def _requirement_matches(req: LabelSelectorRequirement, labels: Mapping[str, str]) -> bool:
-    operator = req.operator.lower()
-    if operator not in _OPERATORS:
-        raise ResolveError(f"operator {req.operator!r} is not recognized")
-    _check_label_key(req.key)
-    _check_values(req, operator)
-    has, value = req.key in labels, labels.get(req.key, "")
-    if operator in ("in", "=", "=="):
-        return has and value in req.values
-    if operator in ("notin", "!="):
-        return not has or value not in req.values
-    if operator in ("exists", "!"):
-        return has == (operator == "exists")
-    if not has or not _INTEGER.fullmatch(value):
-        return False
-    return int(value) > int(req.values[0]) if operator == "gt" else int(value) < int(req.values[0])
-
-
-def selector_matches(selector: HostSelector, labels: Mapping[str, str]) -> bool:
-    """CAPM3's hostLabelSelectorForMachine, applied to one host's labels."""
-    equalities = [
-        LabelSelectorRequirement(key=key, operator="=", values=(value,))
-        for key, value in selector.match_labels.items()
-    ]
-    requirements = [*equalities, *selector.match_expressions]
-    results = [_requirement_matches(req, labels) for req in requirements]
-    return all(results)
-
-
 def _candidate(m3mt: Metal3MachineTemplate) -> Candidate | None:
     ref = m3mt.data_template
     if ref is None:
         return None
-    namespace = ref.namespace or m3mt.metadata.namespace or "default"
-    target = TemplateRef(TemplateKind.METAL3_DATA_TEMPLATE, CAPM3_GROUP, ref.name, namespace)
+    home = m3mt.metadata.namespace or "default"
+    problem = names.name_problem(ref.name)  # `.` would turn the GET into a LIST (`names`)
+    if problem is not None:
+        raise ResolveError(f"dataTemplate {problem}")
+    if ref.namespace and ref.namespace != home:
+        raise ResolveError(
+            f"dataTemplate {ref.namespace}/{ref.name} is in another namespace than the "
+            f"Metal3MachineTemplate ({home}): refused"
+        )
+    target = TemplateRef(TemplateKind.METAL3_DATA_TEMPLATE, CAPM3_GROUP, ref.name, home)
     return Candidate(m3mt.metadata.name, target)
+
+
+def _selects(m3mt: Metal3MachineTemplate, host: BareMetalHost) -> bool:
+    """Whether it selects the host; ResolveError if it is broken and could select it."""
+    try:
+        selected = selector_matches(m3mt.host_selector, host.labels)
+    except ResolveError:
+        if ruled_out(m3mt.host_selector, host.labels):
+            return False
+        raise
+    if selected:
+        _candidate(m3mt)  # a refused dataTemplate blocks the hosts it selects
+    return selected
 
 
 def _matching(
     host: BareMetalHost, m3mts: Iterable[Metal3MachineTemplate]
 ) -> list[Metal3MachineTemplate]:
-    def selects(m3mt: Metal3MachineTemplate) -> bool:
-        try:
-            return selector_matches(m3mt.host_selector, host.labels)
-        except ResolveError as err:
-            raise ResolveError(f"Metal3MachineTemplate {m3mt.metadata.name}: {err}") from err
-
+    """The templates that select the host; ResolveError naming every broken one that could."""
     same_ns = [m for m in m3mts if (m.metadata.namespace or "default") == host.namespace]
-    return [m for m in same_ns if selects(m)]
+    matched, broken = [], []
+    for m3mt in same_ns:
+        try:
+            if _selects(m3mt, host):
+                matched.append(m3mt)
+        except ResolveError as err:
+            broken.append((m3mt.metadata.name, str(err)))
+    if broken:
+        text = "; ".join(f"Metal3MachineTemplate {name}: {why}" for name, why in broken)
+        raise ResolveError(text, tuple(broken))
+    return matched
 
 
 def _by_selector(host: BareMetalHost, m3mts: Iterable[Metal3MachineTemplate]) -> Resolution:

@@ -18,6 +18,7 @@ from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
+from dhcpless.limits import HEALTH_THREADS
 from dhcpless.web import Settings
 
 THREADS = 4
@@ -52,7 +53,7 @@ def serve_function(function: FunctionName, port: int = 8080, host: str = "0.0.0.
     options = {
         "bind": f"{host}:{port}",
         "workers": 1,
-        "threads": THREADS,
+        "threads": THREADS + HEALTH_THREADS,  # spare threads: probes never wait
         "accesslog": "-",
         "control_socket_disable": True,  # no socket under $HOME: images run read-only
     }

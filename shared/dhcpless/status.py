@@ -1,12 +1,13 @@
 """`dhcpless status [-n NAMESPACE] [--json]`: where every host we manage stands, one line each.
 
 A host is ours when it is paused with our value, carries our released-at annotation, or has
-our IPClaims. Its phase comes from those objects alone (`phase_of` is pure): waiting for a
-template, waiting for claims, claim failed, rendered, released, inspecting, available, or
-stuck (released, still inspecting past the hang threshold, as `resync` reports it); a host
-that slipped through (unpaused, no network data, registering or inspecting) is listed too,
-as `registered without pause`. The last
-reason is that of the latest Event our functions recorded on the host. Works against the
+our IPClaims; a host a template applies to that was never paused is listed too ("not
+paused"). Its phase (`status_phase`, pure) matches our Events: one phase per blocking reason,
+else the objects' progress. TEMPLATE is the template our claims recorded or that resolution
+finds (annotation or hostSelector). The last reason is that of the latest Event our functions
+recorded on the host (by time, count, then storage order). A host that slipped through
+(unpaused, no network data, registering or inspecting: `chain.slipped`) is listed as
+`registered without pause`. Works against the
 sandbox and a real cluster alike (the client is configured from KUBECONFIG).
 """
 
@@ -16,42 +17,19 @@ import json
 import sys
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import TextIO
 
 from kubernetes.config import ConfigException
 
-from dhcpless import keys
-from dhcpless.chain import hang, slipped
-from dhcpless.chain.gate import Gate, gate, secret_name
+from dhcpless import keys, resolve
+from dhcpless.chain import hang
+from dhcpless.chain.gate import secret_name
 from dhcpless.errors import DhcplessError
-from dhcpless.keys import ProvisioningState
 from dhcpless.kube.client import Kube, from_environment
-from dhcpless.models import BareMetalHost, IPClaim
+from dhcpless.models import BareMetalHost, IPClaim, Metal3MachineTemplate
+from dhcpless.status_phase import Phase as Phase  # re-exported: the CLI's and tests' name
+from dhcpless.status_phase import Seen, phase_of
 from dhcpless.status_read import Fleet, HostEvent, read_fleet
-
-
-class Phase(StrEnum):
-    WAITING_FOR_TEMPLATE = "waiting for template"
-    WAITING_FOR_CLAIMS = "waiting for claims"
-    CLAIM_FAILED = "claim failed"
-    RENDERED = "rendered"
-    RELEASED = "released"
-    INSPECTING = "inspecting"
-    AVAILABLE = "available"
-    STUCK = "stuck"
-    UNPAUSED = "registered without pause"
-    """Slipped through: unpaused, no network data, registering or inspecting (`chain.slipped`)."""
-
-
-_DONE = {
-    ProvisioningState.AVAILABLE,
-    ProvisioningState.PREPARING,
-    ProvisioningState.PROVISIONING,
-    ProvisioningState.PROVISIONED,
-    ProvisioningState.EXTERNALLY_PROVISIONED,
-}
-"""BMO states past inspection: the ramdisk reached Ironic."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,37 +44,38 @@ class Row:
     message: str
 
 
-def phase_of(
-    host: BareMetalHost, claims: list[IPClaim], has_secret: bool, now: datetime, hang_after: float
-) -> Phase | None:
-    """Pure: the host's phase, or None when it is not ours."""
-    if gate(host).ours:
-        if any(c.status.error_message for c in claims):
-            return Phase.CLAIM_FAILED
-        if has_secret or gate(host) is Gate.NAMED:
-            return Phase.RENDERED
-        return Phase.WAITING_FOR_CLAIMS if claims else Phase.WAITING_FOR_TEMPLATE
-    if slipped.slipped(host):
-        return Phase.UNPAUSED
-    if keys.RELEASED_AT_ANNOTATION not in host.annotations and not claims:
-        return None
-    if hang.hanging(host, now, hang_after):
-        return Phase.STUCK
-    if host.status.provisioning.state in _DONE:
-        return Phase.AVAILABLE
-    return Phase.INSPECTING if hang.stalled(host) else Phase.RELEASED
-
-
 def rows(fleet: Fleet, now: datetime, hang_after: float) -> list[Row]:
     """Pure: one row per host we manage, sorted by namespace and name."""
     found = []
     for host in sorted(fleet.hosts, key=lambda h: (h.namespace, h.name)):
         claims = _claims_of(fleet, host)
-        has_secret = (host.namespace, secret_name(host)) in fleet.secrets
-        phase = phase_of(host, claims, has_secret, now, hang_after)
+        last = _last_event(fleet.events, host)
+        template = template_of(host, claims, fleet.machine_templates)
+        seen = Seen(
+            tuple(claims),
+            (host.namespace, secret_name(host)) in fleet.secrets,
+            last.reason if last else "",
+            template != "-",
+        )
+        phase = phase_of(host, seen, now, hang_after)
         if phase is not None:
-            found.append(_row(fleet, host, claims, phase, now))
+            found.append(_row(fleet, host, claims, phase, now, template))
     return found
+
+
+def template_of(
+    host: BareMetalHost, claims: list[IPClaim], m3mts: list[Metal3MachineTemplate]
+) -> str:
+    """The template the functions use for the host: what our claims recorded, else what
+    resolution finds now (the annotation, or a hostSelector), else "-"."""
+    recorded = [c.metadata.annotations.get(keys.CLAIM_TEMPLATE_ANNOTATION) for c in claims]
+    if any(recorded):
+        return next(r for r in recorded if r)
+    try:
+        resolution = resolve.resolve_template(host, m3mts)
+    except resolve.ResolveError:
+        return "-"
+    return str(resolution.ref) if isinstance(resolution, resolve.Resolved) else "-"
 
 
 def _claims_of(fleet: Fleet, host: BareMetalHost) -> list[IPClaim]:
@@ -109,7 +88,12 @@ def _claims_of(fleet: Fleet, host: BareMetalHost) -> list[IPClaim]:
 
 
 def _row(
-    fleet: Fleet, host: BareMetalHost, claims: list[IPClaim], phase: Phase, now: datetime
+    fleet: Fleet,
+    host: BareMetalHost,
+    claims: list[IPClaim],
+    phase: Phase,
+    now: datetime,
+    template: str,
 ) -> Row:
     refs = [(c.status.address, c.metadata.namespace) for c in claims]
     names = {(ref.namespace or ns, ref.name) for ref, ns in refs if ref is not None}
@@ -123,7 +107,7 @@ def _row(
         namespace=host.namespace,
         name=host.name,
         phase=phase,
-        template=host.annotations.get(keys.TEMPLATE_REFERENCE_ANNOTATION, "-"),
+        template=template,
         addresses=tuple(addresses),
         age_seconds=_age(host, now),
         reason=last.reason if last else "",
@@ -132,8 +116,10 @@ def _row(
 
 
 def _last_event(events: list[HostEvent], host: BareMetalHost) -> HostEvent | None:
+    """The latest by time, then count (a repeated Event is newer), then the order the API
+    server stored them in (resourceVersion): Event times have one-second resolution."""
     mine = [e for e in events if (e.namespace, e.host) == (host.namespace, host.name)]
-    return max(mine, key=lambda e: e.when, default=None)
+    return max(mine, key=lambda e: (e.when, e.count, e.order), default=None)
 
 
 def _age(host: BareMetalHost, now: datetime) -> int:

@@ -1,7 +1,8 @@
 """What `dhcpless status` reads: a handful of LISTs, one namespace or all, typed at the edge.
 
 Hosts, our IPClaims (by our managed-by label), IPAddresses, the names of our Secrets (their
-data is never looked at) and the Events our functions recorded. Fleet-wide LISTs are fine
+data is never looked at), the Events our functions recorded and the Metal3MachineTemplates
+(which template a host matches). Fleet-wide LISTs are fine
 here: a person runs this command once, it is not a function on the event path.
 """
 
@@ -16,7 +17,7 @@ from kubernetes import client as k8s
 from dhcpless import keys
 from dhcpless.kube.client import Kube
 from dhcpless.kube.errors import Verb, translated
-from dhcpless.models import BareMetalHost, IPAddress, IPClaim
+from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Metal3MachineTemplate
 
 OURS = f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"
 
@@ -30,6 +31,10 @@ class HostEvent:
     reason: str
     message: str
     when: str
+    count: int = 1
+    order: int = 0
+    """The Event's resourceVersion as a number (0 if it is not one): storage order, to tell
+    apart Events written within the same second."""
 
 
 @dataclass(frozen=True)
@@ -39,10 +44,11 @@ class Fleet:
     addresses: list[IPAddress]
     secrets: frozenset[tuple[str, str]]
     events: list[HostEvent]
+    machine_templates: list[Metal3MachineTemplate]
 
 
 def read_fleet(kube: Kube, namespace: str | None) -> Fleet:
-    """Everything `status` needs, in five LISTs."""
+    """Everything `status` needs, in six LISTs."""
     custom, core = k8s.CustomObjectsApi(kube.api_client), k8s.CoreV1Api(kube.api_client)
     where = namespace or "all namespaces"
     with translated(Verb.LIST, f"status objects in {where}"):
@@ -58,7 +64,9 @@ def read_fleet(kube: Kube, namespace: str | None) -> Fleet:
             if namespace
             else core.list_event_for_all_namespaces()
         )
+        m3mts = _custom(custom, namespace, keys.CAPM3_GROUP, "metal3machinetemplates", "")
         return Fleet(
+            machine_templates=[Metal3MachineTemplate.from_k8s(item) for item in m3mts],
             hosts=kube.list_hosts(namespace),
             claims=[IPClaim.from_k8s(item) for item in claims],
             addresses=[IPAddress.from_k8s(item) for item in addresses],
@@ -70,7 +78,7 @@ def read_fleet(kube: Kube, namespace: str | None) -> Fleet:
 def _custom(
     custom: k8s.CustomObjectsApi, namespace: str | None, group: str, plural: str, selector: str
 ) -> list[Mapping[str, Any]]:
-    version = keys.IPAM_VERSION
+    version = keys.CAPM3_VERSION if group == keys.CAPM3_GROUP else keys.IPAM_VERSION
     if namespace:
         raw = custom.list_namespaced_custom_object(
             group, version, namespace, plural, label_selector=selector
@@ -101,4 +109,10 @@ def _host_event(event: k8s.CoreV1Event) -> HostEvent | None:
         reason=event.reason or "",
         message=event.message or "",
         when=when.isoformat() if when is not None else "",
+        count=event.count or 1,
+        order=_number(event.metadata.resource_version if event.metadata else None),
     )
+
+
+def _number(version: str | None) -> int:
+    return int(version) if version and version.isdigit() else 0

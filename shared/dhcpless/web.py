@@ -1,15 +1,18 @@
 """The Flask app factory every function builds on, and the one place errors become HTTP.
 
 POST `/` carries a CloudEvent; the function's handler parses, decides and acts, and the answer
-is chosen for Knative's delivery rules (knative.md §c): 204 with an empty body when done or
-nothing to do, 400 with a short text for input we will never accept (not retried), 503 for
-anything that may work next time (retried). Never a 2xx with a body (the broker would turn it
-into a 502), never 404/408/409/429 for a permanent failure (Knative retries those).
+is chosen for Knative's delivery rules (knative.md §c): 413 for a body above the size limit,
+400 for one too slow to arrive (`dhcpless.limits`, neither is retried), 204 with an empty body
+when done or nothing to do, 400 with a short text for input we will never accept (not
+retried), 503 for anything that may work next time (retried). Never a 2xx with a body (the
+broker would turn it into a 502), never 404/408/409/429 for a permanent failure (Knative
+retries those).
 """
 
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Callable
 
 from cloudevents.core.base import BaseCloudEvent
@@ -17,7 +20,7 @@ from flask import Flask, Response, request
 from pydantic import BaseModel, ConfigDict
 from werkzeug.exceptions import HTTPException
 
-from dhcpless import errors, events
+from dhcpless import errors, events, limits
 from dhcpless.keys import EVENT_REPORTING_COMPONENT, FunctionName
 from dhcpless.retrying import Deferred, retrying
 
@@ -50,7 +53,7 @@ def create_function_app(name: FunctionName, handler: Handler, settings: Settings
 
     @app.post("/")
     def receive() -> Response:
-        handler(events.read_cloudevent(dict(request.headers), request.get_data()))
+        handler(events.read_cloudevent(dict(request.headers), request_body()))
         return Response(status=204)
 
     @app.get("/health/liveness")
@@ -63,10 +66,20 @@ def create_function_app(name: FunctionName, handler: Handler, settings: Settings
     return app
 
 
+def request_body() -> bytes:
+    """The current request's body within `dhcpless.limits` (BodyRefused past them)."""
+    sockets = (request.environ.get(key) for key in limits.SOCKET_KEYS)
+    sock = next((s for s in sockets if isinstance(s, socket.socket)), None)
+    return limits.read_body(request.stream, request.content_length, sock)
+
+
 def _to_response(exc: Exception) -> Response | HTTPException:
     """The single mapping from our error families to status codes."""
     if isinstance(exc, HTTPException):
         return exc  # routing errors (unknown path, wrong method) stay Flask's
+    if isinstance(exc, limits.BodyRefused):  # 413 or 400; `limits` ends the connection
+        log.warning("rejected (%d): %s", exc.status, exc.reason)
+        return Response(f"{exc.reason}\n", status=exc.status, mimetype="text/plain")
     if isinstance(exc, errors.Outcome):
         (log.warning if isinstance(exc, Deferred) else log.info)("done: %s", exc.reason)
         return Response(status=204)

@@ -4,8 +4,8 @@ Covers: claims created (binary and structured, add and update) with labels, owne
 and spec; duplicates change nothing; template problems (missing, ambiguous, invalid annotation)
 leave the host paused with a Warning Event naming the cause; irrelevant hosts (not paused,
 foreign pause values) cost no API call at all; the static story (user-named Secret valid,
-missing, empty); a host that is gone and a stale hint (204, nothing written); Reference mode
-and malformed events (400, nothing written).
+missing, empty); a host that is gone and a stale hint (204, nothing written); malformed events
+(400, nothing written). Reference mode: tests/functions/test_edge_reference_mode.py.
 """
 
 from __future__ import annotations
@@ -216,7 +216,6 @@ def test_stale_hint_is_reread(world: SandboxServer) -> None:
 @pytest.mark.parametrize(
     ("event_type", "reason"),
     [
-        pytest.param(EventType.REF_ADD, "Resource-mode", id="reference-mode"),
         pytest.param(EventType.RESOURCE_ADD, "no metadata", id="reference-as-resource"),
         pytest.param("com.example.other", "unknown event type", id="foreign-type"),
     ],

@@ -1,4 +1,5 @@
-"""Huge and pathological payloads: a clear 400 (or 204), never a 5xx, never a write."""
+"""Huge and pathological payloads: a clear 400 (or 204), or 413 above the size limit
+(`dhcpless.limits`), never a 5xx, never a write."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Callable
 import pytest
 from cloudevents.core.bindings.http import to_binary_event, to_structured_event
 
+from dhcpless import limits
 from dhcpless.keys import EventType
 from tests.e2e import scenario
 from tests.fuzz.count import GENERATED
@@ -56,6 +58,11 @@ def _many_keys(host: Obj) -> Request:
 def test_huge_payloads(world: Fuzzed, function: str, make: Callable[[Obj], Request]) -> None:
     host = next(o for o in world.known if o["metadata"]["name"] == "user-named")
     before = revision(world.sandbox)
-    check_answer(world.clients[function], make(host))
+    request = make(host)
+    if len(request.body) > limits.MAX_EVENT_BYTES:  # refused unread: 413, not retried
+        response = world.clients[function].post("/", headers=request.headers, data=request.body)
+        assert response.status_code == 413, response.get_data(as_text=True)[:200]
+    else:
+        check_answer(world.clients[function], request)
     GENERATED[f"{function} (huge)"] += 1
     assert revision(world.sandbox) == before

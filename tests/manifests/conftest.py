@@ -23,8 +23,10 @@ def installed_capi_ipam() -> list[Obj]:
 
 @pytest.fixture(scope="session")
 def gunicorn_capacity() -> int:
-    """Requests one pod serves at once: gunicorn workers x threads from the image's config."""
+    """Requests one pod serves at once: gunicorn workers x work threads (not the threads kept
+    free for health probes) from the image's config."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("FUNCTION", "resync")
         conf = runpy.run_path(str(ROOT / "deploy" / "gunicorn_conf.py"))
-    return int(conf["workers"]) * int(conf["threads"])
+    assert int(conf["threads"]) > int(conf["THREADS"]), "no thread left for health probes"
+    return int(conf["workers"]) * int(conf["THREADS"])

@@ -90,3 +90,14 @@ def test_schema_rejects_mutated_copy(
     assert schema_errors(obj) == []
     mutate(obj)
     assert schema_errors(obj) != []
+
+
+@pytest.mark.kubectl
+def test_the_cluster_wide_option_matches_the_schemas() -> None:
+    """deploy/cluster-wide as a user installs it (tests/manifests/cluster_wide): ClusterRoles
+    instead of Roles, a namespaceSelector on every source, each object valid for its API."""
+    objs = kustomize(ROOT / "tests" / "manifests" / "cluster_wide")
+    errors = {f"{o['kind']}/{o['metadata']['name']}": schema_errors(o) for o in objs}
+    assert {name: found for name, found in errors.items() if found} == {}
+    kinds = {o["kind"] for o in objs}
+    assert {"ClusterRole", "ClusterRoleBinding"} <= kinds and not {"Role", "RoleBinding"} & kinds

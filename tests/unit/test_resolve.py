@@ -138,9 +138,15 @@ CASES = [
     pytest.param(HOST, [m3mt("a", namespace="other")], NO_MATCH, id="other namespace ignored"),
     pytest.param(
         HOST,
+        [m3mt("a", template_namespace="ns")],
+        Resolved(ref(), Via.HOST_SELECTOR, ("a",)),
+        id="explicit dataTemplate namespace, the template's own",
+    ),
+    pytest.param(
+        HOST,
         [m3mt("a", template_namespace="tmpl")],
-        Resolved(ref(namespace="tmpl"), Via.HOST_SELECTOR, ("a",)),
-        id="explicit dataTemplate namespace",
+        ResolveError,
+        id="dataTemplate in another namespace is refused",
     ),
     pytest.param(
         HOST,

@@ -31,6 +31,7 @@ from dhcpless.keys import NetworkDataFormat
 from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, IPPool, Secret
+from dhcpless.render import macs
 
 Actions = tuple[Action, ...]
 
@@ -133,9 +134,16 @@ def _write(
     )
     return (
         write,
-        event(host, Reason.NETWORK_DATA_RENDERED, f"Secret {write.name} from {found.ref}"),
+        event(host, Reason.NETWORK_DATA_RENDERED, _rendered(write.name, found, host)),
         *decide_release(host, secret_object(write)),  # the writer releases (act: if created)
     )
+
+
+def _rendered(name: str, found: Found, host: BareMetalHost) -> str:
+    """The Event text, saying which MAC a `fromHostInterface` fell back to and why."""
+    data = found.template.network_data
+    fallbacks = () if data is None else macs.boot_mac_fallbacks(data.links, host)
+    return "; ".join((f"Secret {name} from {found.ref}", *fallbacks))
 
 
 def _lifecycle_pools(

@@ -3,8 +3,10 @@
 As CAPM3's `ensureIPClaim`/`addressFromClaim` (metal3.md §c.5): a network whose `fromPoolRef`
 names another kind (e.g. `InClusterIPPool.ipam.cluster.x-k8s.io`) gets an `IPAddressClaim`
 with that `spec.poolRef`; the provider answers with `status.addressRef` naming a CAPI
-`IPAddress` (address, prefix, gateway). CAPI addresses carry no DNS servers, so, as CAPM3 v1.14
-does, they come from a Metal3 IPPool of the same name when one exists. Our claim is named
+`IPAddress` (address, prefix, gateway). CAPI addresses carry no DNS servers, and CAPM3 HEAD
+renders none for a pool that is not a Metal3 IPPool (cluster-api-provider-metal3
+`baremetal/metal3data_manager.go` `fetchDNSServersFromIPPool`: nil unless `isMetal3IPPoolRef`),
+even when a Metal3 IPPool of the same name exists. Our claim is named
 `<bmh>-<pool>` like our IPClaims (DESIGN §3), lives in the template's namespace, carries our
 labels and an ownerReference to the host: deleting the host releases it (garbage collection);
 nothing else deletes it. A claim the provider failed (Ready False) is reported, not retried.
@@ -80,25 +82,24 @@ def gather_claims(kube: Kube, host: BareMetalHost, namespace: str, pools: Pools)
 
 
 def gather_addresses(kube: Kube, found: External, namespace: str) -> External:
-    """The CAPI IPAddress of every claim as the renderer's Address, DNS from the Metal3 IPPool
-    of the same name when there is one (one LIST of the namespace's IPPools)."""
+    """The CAPI IPAddress of every claim as the renderer's Address, with no DNS servers
+    (these pools are never Metal3 IPPools: see the module docstring)."""
     if not found.claims:
         return found
-    dns = {p.metadata.name: p.spec.dns_servers or () for p in kube.list_pools(namespace)}
     addresses = {
-        pool: _address(kube, namespace, claim.address_name, dns.get(pool, ()))
+        pool: _address(kube, namespace, claim.address_name)
         for pool, claim in sorted(found.claims.items())
     }
     return External(found.claims, addresses)
 
 
-def _address(kube: Kube, namespace: str, name: str, dns: tuple[str, ...]) -> render.Address:
+def _address(kube: Kube, namespace: str, name: str) -> render.Address:
     """A claim names its IPAddress once the provider made it: absence is a lag, retry."""
     try:
         ip = kube.get_capi_address(namespace, name)
     except Gone:
         raise Transient(f"IPAddress {namespace}/{name} not found yet") from None
-    return render.Address(ip.spec.address, ip.spec.prefix, ip.spec.gateway or "", dns)
+    return render.Address(ip.spec.address, ip.spec.prefix, ip.spec.gateway or "", ())
 
 
 def host_of(claim: IPAddressClaim) -> tuple[str, str] | None:

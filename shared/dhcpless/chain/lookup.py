@@ -10,8 +10,11 @@ from dataclasses import dataclass
 
 from dhcpless import keys, resolve
 from dhcpless.errors import Gone, InvalidInput, Transient
+from dhcpless.keys import EVENT_REPORTING_COMPONENT
+from dhcpless.kube import recorder
 from dhcpless.kube.client import Kube
 from dhcpless.kube.recorder import Reason
+from dhcpless.kube.refs import HostRef
 from dhcpless.models import (
     BareMetalHost,
     IPAddress,
@@ -43,15 +46,34 @@ TemplateLookup = Found | Problem
 
 def template_for(kube: Kube, host: BareMetalHost) -> TemplateLookup:
     """Annotation first (no LIST), else the Metal3MachineTemplates of the host's namespace."""
+    m3mts = _machine_templates(kube, host)
     try:
-        resolution = resolve.resolve_template(host, _machine_templates(kube, host))
+        resolution = resolve.resolve_template(host, m3mts)
     except resolve.ResolveError as err:
+        _report_broken(kube, m3mts, err.broken)
         return Problem(Reason.INVALID_TEMPLATE, str(err))
     if isinstance(resolution, resolve.NoTemplate):
         return Problem(Reason.NO_TEMPLATE, resolution.reason)
     if isinstance(resolution, resolve.Ambiguous):
         return Problem(Reason.AMBIGUOUS_TEMPLATE, _ambiguity(resolution))
     return _fetch(kube, resolution.ref)
+
+
+def _report_broken(
+    kube: Kube, m3mts: list[Metal3MachineTemplate], broken: tuple[tuple[str, str], ...]
+) -> None:
+    """A broken template's Warning on the template itself (`resolve`: it fails small). The
+    message names no host, so the Event's name is the same for every host it blocks: one
+    Event per template and problem, however many hosts (`kube.recorder` deduplicates)."""
+    why = dict(broken)
+    for m3mt in m3mts:
+        if m3mt.metadata.name in why:
+            ref = HostRef(
+                m3mt.metadata.namespace or "default", m3mt.metadata.name,
+                m3mt.metadata.uid or "", m3mt.api_version, m3mt.kind,
+            )  # fmt: skip
+            text = f"{why[m3mt.metadata.name]}; hosts it could select stay paused"
+            recorder.record(kube, ref, Reason.INVALID_TEMPLATE, text, EVENT_REPORTING_COMPONENT)
 
 
 def _machine_templates(kube: Kube, host: BareMetalHost) -> list[Metal3MachineTemplate]:

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from kubernetes.client import ApiClient
 
-from dhcpless import keys
+from dhcpless import keys, limits
 from dhcpless.errors import Transient
-from dhcpless.kube import config, core
+from dhcpless.kube import config, core, timeouts
 from dhcpless.kube.errors import Verb, translated
+from dhcpless.kube.timeouts import Timeout
 from dhcpless.models import (
     BareMetalHost,
     CapiIPAddress,
@@ -51,8 +52,8 @@ def from_environment() -> Kube:
 class Kube:
     """Typed calls on BareMetalHosts, templates, IPAM objects, Secrets and Events."""
 
-    def __init__(self, api_client: ApiClient) -> None:
-        self.api_client = api_client
+    def __init__(self, api_client: ApiClient, timeout: Timeout = limits.API_TIMEOUT) -> None:
+        self.api_client = timeouts.bounded(api_client, timeout)  # no call waits forever
 
     @functools.cached_property
     def _custom(self) -> CustomObjectsApi:

@@ -14,7 +14,8 @@ from typing import Any
 
 from kubernetes.client import ApiClient
 
-from dhcpless import keys
+from dhcpless import keys, names
+from dhcpless.errors import InvalidInput
 
 SECRETS = "/api/v1/namespaces/{namespace}/secrets"
 SECRET = SECRETS + "/{name}"
@@ -24,6 +25,7 @@ ALL_HOSTS = f"/apis/{keys.BMO_GROUP}/{keys.BMO_VERSION}/baremetalhosts"
 `CustomObjectsApi` (see `Kube._custom`)."""
 HOSTS = f"/apis/{keys.BMO_GROUP}/{keys.BMO_VERSION}/namespaces/{{namespace}}/baremetalhosts"
 HOST = HOSTS + "/{name}"
+NAMESPACES = "/api/v1/namespaces"
 
 
 def request(
@@ -32,8 +34,14 @@ def request(
     path: str,
     params: Mapping[str, str],
     body: Mapping[str, Any] | None = None,
+    query: Mapping[str, str] | None = None,
 ) -> object:
-    """One JSON request; the decoded answer (a plain dict), `ApiException` on an error."""
+    """One JSON request; the decoded answer (a plain dict), `ApiException` on an error.
+
+    Names and namespaces read from objects (a host's `preprovisioningNetworkDataName`) are
+    checked here, where they become path segments: `.` would turn a GET into a LIST.
+    """
+    _check_segments(params)
     headers = {"Accept": "application/json"}
     if body is not None:
         headers["Content-Type"] = "application/json"
@@ -41,6 +49,7 @@ def request(
         method=method,
         resource_path=path,
         path_params=dict(params),
+        query_params=list((query or {}).items()),
         header_params=headers,
         body=None if body is None else dict(body),
         auth_settings=["BearerToken"],
@@ -49,3 +58,12 @@ def request(
     response.read()  # type: ignore[no-untyped-call]
     answer = api.response_deserialize(response, {"2XX": "object"})
     return answer.data
+
+
+def _check_segments(params: Mapping[str, str]) -> None:
+    """InvalidInput (400) for a name or namespace the API could never hold (`names`)."""
+    checks = {"name": names.name_problem, "namespace": names.namespace_problem}
+    for key, value in params.items():
+        problem = checks[key](value) if key in checks else None
+        if problem is not None:
+            raise InvalidInput(problem)

@@ -18,6 +18,10 @@ class Address:
 
     @classmethod
     def from_ipaddress(cls, ip: IPAddress) -> Address:
-        """Copy an IPAddress's spec, as CAPM3's addressFromM3Claim does."""
+        """Copy an IPAddress's spec, as CAPM3 does (cluster-api-provider-metal3
+        `baremetal/metal3data_manager.go` `newAddressFromIPAMv1`). Its prefix is a Go `int`,
+        written with `omitempty`: absent means 0, and CAPM3 always passes it on, so a /0
+        renders netmask `0.0.0.0`, never the "" of an unknown prefix."""
         spec = ip.spec
-        return cls(spec.address, spec.prefix, spec.gateway or "", spec.dns_servers)
+        prefix = 0 if spec.prefix is None else spec.prefix
+        return cls(spec.address, prefix, spec.gateway or "", spec.dns_servers)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from dhcpless.models.bmh import BareMetalHost
-from dhcpless.models.netdata import MacAddress
+from dhcpless.models.netdata import LinkBond, LinkEthernet, Links, LinkVlan, MacAddress
 from dhcpless.render.errors import RenderError
 from dhcpless.render.objects import annotation_value
 
@@ -76,3 +76,27 @@ def link_mac_address(
     if not _MAC.fullmatch(value):
         raise RenderError(f"bad MAC address: {value}")
     return value
+
+
+def boot_mac_fallbacks(links: Links, host: BareMetalHost) -> tuple[str, ...]:
+    """Pure: one sentence per link whose `fromHostInterface` the pre-inspection rule resolves to
+    the boot MAC, so the decision is said in an Event (the address lands on the boot NIC,
+    which is wrong if the template's only ethernet link meant another NIC)."""
+    hardware = host.status.hardware
+    boot = host.spec.boot_mac_address
+    if len(links.ethernets) != 1 or not boot or (hardware is not None and hardware.nics):
+        return ()
+    every: list[LinkBond | LinkEthernet | LinkVlan] = [*links.bonds, *links.ethernets]
+    return tuple(
+        f"link {link.id}: fromHostInterface {nic!r} taken as bootMACAddress {boot} (the host "
+        "is not inspected yet and the template has one ethernet link)"
+        for link in [*every, *links.vlans]
+        if (nic := _fallback_nic(link.mac_address)) is not None
+    )
+
+
+def _fallback_nic(mac: MacAddress | None) -> str | None:
+    """The NIC name `_raw_mac` would look up (its first variant set wins), else None."""
+    if mac is None or mac.string is not None:
+        return None
+    return mac.from_host_interface

@@ -16,3 +16,23 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.message}"
+
+
+MAX_PER_RULE = 3
+"""Problems reported per rule in one validation: each becomes an Event on the host, so a
+document with thousands of bad links costs a bounded number of writes (at most
+`MAX_PER_RULE + 1` per rule); the extra one counts the rest of that rule's problems."""
+
+
+def bounded(problems: tuple[Problem, ...]) -> tuple[Problem, ...]:
+    """Per rule, in order: the first `MAX_PER_RULE`, then one saying how many more."""
+    seen: dict[ValidationRule, int] = {}
+    kept: list[Problem] = []
+    for problem in problems:
+        seen[problem.rule] = seen.get(problem.rule, 0) + 1
+        if seen[problem.rule] <= MAX_PER_RULE:
+            kept.append(problem)
+    for rule, count in seen.items():
+        if count > MAX_PER_RULE:
+            kept.append(Problem(rule, f"and {count - MAX_PER_RULE} more {rule} problems"))
+    return tuple(kept)

@@ -9,9 +9,10 @@ channel back), so every such problem is found here first, all at once.
 `validate_network_data` works on the rendered OpenStack document (exactly what the
 ramdisk reads); `validate_for_host` renders first. Both are pure and return every
 problem found, in rule order: what Ironic's API refuses (`validate_ironic`, on the raw
-document, since BMO hands it to Ironic unchanged), document shape, link MACs, link
-references, cycles, boot NIC, addresses, routes, DNS, pools. An empty tuple means "safe to
-unpause". Messages name links, networks, addresses and pools; they hold no credentials.
+document, since BMO hands it to Ironic unchanged), document shape, names (`validate_names`), link MACs, link
+references, cycles, boot NIC, addresses, routes, DNS, pools, at most `MAX_PROBLEMS` of them
+(one Event each). An empty tuple means "safe to unpause".
+Messages name links, networks, addresses and pools; they hold no credentials.
 """
 
 from __future__ import annotations
@@ -28,11 +29,12 @@ from dhcpless.render.address import Address
 from dhcpless.render.errors import RenderError
 from dhcpless.render.openstack import render_network_data
 from dhcpless.render.osdoc import parse_rendered
-from dhcpless.render.problem import Problem
+from dhcpless.render.problem import Problem, bounded
 from dhcpless.render.validate_boot import boot_mac_problems
 from dhcpless.render.validate_ip import address_problems, dns_problems, route_problems
 from dhcpless.render.validate_ironic import ironic_problems
 from dhcpless.render.validate_links import cycle_problems, mac_problems, reference_problems
+from dhcpless.render.validate_names import name_problems
 from dhcpless.render.validate_pools import pool_problems
 
 __all__ = ["Problem", "ValidationRule", "validate_for_host", "validate_network_data"]
@@ -49,17 +51,20 @@ def validate_network_data(
     try:
         doc = parse_rendered(rendered)
     except ModelError as err:
-        return (*ironic, Problem(ValidationRule.DOCUMENT, str(err)))
-    return (
-        *ironic,
-        *mac_problems(doc),
-        *reference_problems(doc),
-        *cycle_problems(doc),
-        *boot_mac_problems(doc, host),
-        *address_problems(doc),
-        *route_problems(doc),
-        *dns_problems(doc),
-        *pool_problems(pools, other_pools),
+        return bounded((*ironic, Problem(ValidationRule.DOCUMENT, str(err))))
+    return bounded(
+        (
+            *ironic,
+            *name_problems(doc),
+            *mac_problems(doc),
+            *reference_problems(doc),
+            *cycle_problems(doc),
+            *boot_mac_problems(doc, host),
+            *address_problems(doc),
+            *route_problems(doc),
+            *dns_problems(doc),
+            *pool_problems(pools, other_pools),
+        )
     )
 
 

@@ -50,15 +50,15 @@ def mac_problems(doc: OsDocument) -> Iterator[Problem]:
     return (problem for link in doc.links if (problem := _mac_problem(link)) is not None)
 
 
-def _dangling(ref: str, where: str, doc: OsDocument) -> Problem:
-    if any(link.name == ref for link in doc.links):
+def _dangling(ref: str, where: str, names: set[str | None]) -> Problem:
+    if ref in names:
         why = "matches a link name, but consumers resolve links by id"
         return Problem(_REF, f'{where} names link "{ref}", which {why}')
     return Problem(_REF, f'{where} names link "{ref}", which does not exist')
 
 
 def _parent_problems(
-    link: OsLink, links: Mapping[str, OsLink], doc: OsDocument
+    link: OsLink, links: Mapping[str, OsLink], names: set[str | None]
 ) -> Iterator[Problem]:
     where = f'{link.kind} "{link.id}"'
     if link.kind is LinkKind.BOND and not link.bond_links:
@@ -66,46 +66,52 @@ def _parent_problems(
     for ref in link.parents:
         parent = links.get(ref)
         if parent is None:
-            yield _dangling(ref, where, doc)
+            yield _dangling(ref, where, names)
         elif parent.kind not in _PARENT_KINDS[link.kind]:
             allowed = " or ".join(_PARENT_KINDS[link.kind])
             yield Problem(_REF, f'{where} is built on {parent.kind} "{ref}"; glean needs {allowed}')
 
 
 def reference_problems(doc: OsDocument) -> Iterator[Problem]:
-    """LINK_REFERENCE: duplicate ids, dangling or unsupported references."""
+    """LINK_REFERENCE: duplicate ids, dangling or unsupported references (linear: the links
+    by id and their names are indexed once)."""
     links = links_by_id(doc)
+    names = {link.name for link in doc.links}
     seen: set[str] = set()
     for link in doc.links:
         if link.id in seen:
             yield Problem(_REF, f'two links have id "{link.id}"')
         seen.add(link.id)
         if link.kind is not LinkKind.ETHERNET:
-            yield from _parent_problems(link, links, doc)
+            yield from _parent_problems(link, links, names)
     for net in doc.networks:
         if net.link not in links:
-            yield _dangling(net.link, f'network "{net.id}"', doc)
+            yield _dangling(net.link, f'network "{net.id}"', names)
 
 
 def _back_edges(links: Mapping[str, OsLink]) -> Iterator[tuple[str, ...]]:
-    """Iterative depth-first search over parents; each back edge closes a cycle."""
+    """Iterative depth-first search over parents; each back edge closes a cycle. `depth`
+    indexes the current path, so a membership test costs O(1), not a scan of the path."""
     on_path: list[str] = []
+    depth: dict[str, int] = {}
     done: set[str] = set()
     for root in links:
         if root in done:
             continue
         stack = [(root, iter(links[root].parents))]
+        depth[root] = len(on_path)
         on_path.append(root)
         while stack:
             node, parents = stack[-1]
             parent = next(parents, None)
             if parent is None:
                 stack.pop()
-                on_path.pop()
+                del depth[on_path.pop()]
                 done.add(node)
-            elif parent in on_path:
-                yield (*on_path[on_path.index(parent) :], parent)
+            elif parent in depth:
+                yield (*on_path[depth[parent] :], parent)
             elif parent in links and parent not in done:
+                depth[parent] = len(on_path)
                 on_path.append(parent)
                 stack.append((parent, iter(links[parent].parents)))
 

@@ -85,7 +85,10 @@ def ping_event() -> CloudEvent:
 
 
 def function_factory(
-    name: FunctionName, api: Callable[[], client.ApiClient], namespace: str = "default"
+    name: FunctionName,
+    api: Callable[[], client.ApiClient],
+    namespace: str = "default",
+    namespace_selector: str = "",
 ) -> Callable[[], Any]:
     """Each cold start builds the app anew with its own client, like a fresh pod; resync is
     told the namespace whose hosts it lists (in a pod: its own, see functions/resync)."""
@@ -94,5 +97,7 @@ def function_factory(
     extra: dict[str, Any] = {}
     if name is FunctionName.RESYNC:
         settings = importlib.import_module("functions.resync.settings")
-        extra["resync"] = settings.ResyncSettings(namespace=namespace)
+        extra["resync"] = settings.ResyncSettings(
+            namespace=namespace, namespace_selector=namespace_selector
+        )
     return lambda: module.create_app(kube.Kube(api()), **extra)

@@ -72,6 +72,10 @@ class WorldSettings:
     rbac_files: tuple[Path, ...] = ()
     """RBAC manifests (deploy/base, eventing) to enforce: each function and each source then
     calls the API as its own ServiceAccount in `namespace` (see `dhcpless.sandbox.rbac`)."""
+    namespace_selector: str = ""
+    """The cluster-wide option (deploy/cluster-wide): the sources watch every namespace, as
+    an ApiServerSource with a `namespaceSelector` does under its ClusterRole, and resync lists
+    the hosts of the namespaces this label selector selects."""
     identities: bool = False
     """Each function and source calls as its own ServiceAccount even without RBAC (so fault
     injection and the audit can tell them from the stand-ins)."""
@@ -167,7 +171,9 @@ class World:
         self.services["dead-letter"] = dead
         for name, filters in TRIGGER_FILTERS.items():
             api = functools.partial(self.api_client, self._token(name.value))
-            factory = function_factory(name, api, self.settings.namespace)
+            factory = function_factory(
+                name, api, self.settings.namespace, self.settings.namespace_selector
+            )
             service = FunctionService(name.value, factory, idle)
             self.services[name.value] = service
             delivery = Delivery.from_spec(DELIVERY, dead_letter=dead)
@@ -188,7 +194,7 @@ class World:
     def _sources(self) -> list[SourceResource]:
         """Under RBAC, each source watches its own namespace only, as an ApiServerSource without
         a namespaceSelector does (its Role grants no more); otherwise every namespace."""
-        if not self.settings.rbac_files:
+        if not self.settings.rbac_files or self.settings.namespace_selector:
             return SOURCES
         ns = self.settings.namespace
         return [replace(s, resource=replace(s.resource, namespace=ns)) for s in SOURCES]

@@ -1,0 +1,125 @@
+"""Fuzz: templates and host names -> renderer -> validators -> glean (issue 14, finding 2).
+
+10,000 generated templates (link ids and names mixing usable names with path pieces, shell
+and control characters; MTUs, VLAN ids, bond modes, hash policies and options over and beyond
+their ranges) and host names go through what a host goes through: the CAPM3 renderer, the
+pre-unpause validators and, for every document they accept (the ones that would be released),
+the real glean in process. Properties: nothing crashes (a template is parsed, rendered and
+validated, or refused with our errors); glean never writes outside /etc/network; and the
+generator reached glean often enough for that to mean something.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from dhcpless.models import BareMetalHost
+from dhcpless.models.netdata import NetworkData
+from dhcpless.render import RenderError, render_network_data
+from dhcpless.render.validate import validate_network_data
+from dhcpless.sandbox import ramdisk
+from dhcpless.sandbox.ramdisk import GleanMode
+from tests.e2e import objects
+from tests.fuzz.count import GENERATED
+
+EXAMPLES = 10_000
+MAC = objects.MAC
+SAFE = st.sampled_from(["eth0", "bond0", "vlan10", "nic-a", "b.1", "x_y"])
+HOSTILE = st.text(alphabet="ab0./$;` \n\t-_:'\"|&", min_size=0, max_size=20)
+NAME = st.one_of(SAFE, SAFE, SAFE, SAFE, HOSTILE, st.text(max_size=40))
+USUAL = st.sampled_from([100, 1500, 4094, 9000])
+NUMBER = st.one_of(USUAL, USUAL, USUAL, st.integers(-10, 70_000), st.sampled_from([0, 4095]))
+MODE = st.one_of(st.sampled_from(["active-backup", "802.3ad", "balance-rr"]), HOSTILE)
+POLICY = st.one_of(st.sampled_from(["layer2", "layer3+4", ""]), HOSTILE)
+OPTION = st.one_of(st.sampled_from(["miimon", "lacp_rate"]), HOSTILE)
+
+
+@st.composite
+def templates(draw: st.DrawFn) -> dict[str, Any]:
+    """A CAPM3 networkData: one NIC, a bond of it, a VLAN on the bond, DHCP on one link."""
+    nic, bond, vlan = draw(NAME), draw(NAME), draw(NAME)
+    mac = {"string": MAC}
+    bonds = [
+        {
+            "id": bond,
+            "bondMode": draw(MODE),
+            "bondXmitHashPolicy": draw(POLICY),
+            "bondLinks": [nic],
+            "macAddress": mac,
+            "mtu": draw(NUMBER),
+            "parameters": {draw(HOSTILE) or "miimon": draw(st.one_of(HOSTILE, NUMBER))},
+        }
+    ]
+    vlans = [
+        {
+            "id": vlan,
+            "vlanID": draw(NUMBER),
+            "vlanLink": bond,
+            "macAddress": mac,
+            "mtu": draw(NUMBER),
+        }
+    ]
+    links = {
+        "ethernets": [{"type": "phy", "id": nic, "macAddress": mac, "mtu": draw(NUMBER)}],
+        "bonds": draw(st.sampled_from([bonds, []])),
+        "vlans": draw(st.sampled_from([vlans, []])),
+    }
+    on = draw(st.sampled_from([nic, bond, vlan]))
+    return {"links": links, "networks": {"ipv4DHCP": [{"id": "n", "link": on}]}}  # fmt: skip
+
+
+def _host(name: str) -> BareMetalHost:
+    raw = objects.host(name=name or "h")
+    return BareMetalHost.model_validate({**raw, "status": {}})
+
+
+def _glean_paths(document: dict[str, Any]) -> list[str]:
+    """Where the real glean (in process, --noop) would write, on a fake root."""
+    with tempfile.TemporaryDirectory(prefix="fuzz-glean-") as root:
+        ramdisk._fake_root(Path(root), document, MAC)  # the sandbox ramdisk's fake root
+        return list(ramdisk._run_glean(root, GleanMode.IN_PROCESS))
+
+
+def test_what_validation_accepts_glean_writes_only_under_etc_network() -> None:
+    reached = {"glean": 0, "refused": 0}
+
+    @settings(
+        max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )  # fmt: skip
+    @given(template=templates(), host_name=st.one_of(SAFE, st.text(max_size=70)))
+    def one(template: dict[str, Any], host_name: str) -> None:
+        GENERATED["names-glean"] += 1
+        outcome = _through(template, host_name)
+        reached[outcome] += 1
+
+    one()
+    print(f"names fuzz: {reached['glean']} documents reached glean, {reached['refused']} refused")
+    assert sum(reached.values()) >= EXAMPLES
+    assert reached["glean"] >= EXAMPLES // 50, reached  # enough accepted documents to mean it
+
+
+def _through(template: dict[str, Any], host_name: str) -> str:
+    """Parse, render, validate; glean for what validation accepts. Which way it went."""
+    try:
+        data = NetworkData.model_validate(template)
+        document = render_network_data(data, _host(host_name), {})
+    except (ValidationError, RenderError):
+        return "refused"
+    assert document is not None
+    if validate_network_data(document, _host(host_name)):
+        return "refused"
+    outside = [p for p in _glean_paths(document) if not _inside(p)]
+    assert outside == [], (template, outside)
+    return "glean"
+
+
+def _inside(path: str) -> bool:
+    return os.path.normpath(path).startswith("/etc/network/")

@@ -1,0 +1,160 @@
+"""Request limits of the served image (issue 14, finding 1), through real gunicorn with
+deploy/gunicorn_conf.py, the way the Containerfile runs it.
+
+* Four connections that send headers and then stall (as many as `containerConcurrency`) do not
+  keep the health probes waiting: gunicorn keeps threads for them (`limits.HEALTH_THREADS`).
+* Those stalled bodies are answered 400 (not retried by Knative) once `BODY_READ_TIMEOUT` is
+  over, and their connections closed: a slow sender holds a thread for a bounded time.
+* A body declared above `MAX_EVENT_BYTES` is answered 413 before it is read; a chunked one
+  (no length) is cut off at the limit. The worker's memory stays far below the 100 MiB sent.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from dhcpless import limits
+
+from .test_image import CONF, _free_port, _kubeconfig
+
+START_TIMEOUT = 60.0
+SLOW_CLIENTS = 4
+HEADERS = "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/cloudevents+json\r\n"
+
+
+@dataclass(frozen=True)
+class Served:
+    port: int
+    log: Path
+    pid: int
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """host-registration served by gunicorn; its API server is never reached by these tests."""
+    tmp, port = tmp_path_factory.mktemp("edge"), _free_port()
+    env = {**os.environ, "FUNCTION": "host-registration", "PORT": str(port)}
+    env["KUBECONFIG"] = str(_kubeconfig(tmp, f"http://127.0.0.1:{_free_port()}"))
+    log = (tmp / "gunicorn.log").open("w")
+    command = [sys.executable, "-m", "gunicorn", "--config", str(CONF)]
+    process = subprocess.Popen(command, env=env, cwd=tmp, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _wait_ready(port, process, tmp / "gunicorn.log")
+        yield Served(port, tmp / "gunicorn.log", process.pid)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
+
+
+def _wait_ready(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        assert process.poll() is None, log.read_text()
+        try:
+            if _status(_exchange(port, b"GET /health/readiness HTTP/1.1\r\nHost: x\r\n\r\n")):
+                return
+        except OSError:
+            time.sleep(0.1)  # not listening yet: poll again
+    pytest.fail(f"gunicorn did not start in {START_TIMEOUT}s: {log.read_text()}")
+
+
+def _exchange(port: int, request: bytes, timeout: float = 30.0) -> bytes:
+    """Send `request` on a new connection and read the answer's first bytes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as conn:
+        conn.sendall(request)
+        return conn.recv(4096)
+
+
+def _until_closed(conn: socket.socket) -> bytes:
+    """Everything the server sends before it closes the connection."""
+    answer = b""
+    while chunk := conn.recv(4096):
+        answer += chunk
+    return answer
+
+
+def _status(answer: bytes) -> int:
+    return int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/") else 0
+
+
+def _stalled(port: int) -> socket.socket:
+    """A connection that promised a body and sent one byte of it."""
+    conn = socket.create_connection(("127.0.0.1", port), timeout=limits.BODY_READ_TIMEOUT + 60)
+    conn.sendall(f"{HEADERS}Content-Length: 1000\r\n\r\n{{".encode())
+    return conn
+
+
+def test_health_answers_while_every_work_thread_reads_a_stalled_body(served: Served) -> None:
+    port = served.port
+    stalled = [_stalled(port) for _ in range(SLOW_CLIENTS)]
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            probes = [
+                pool.submit(_exchange, port, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                for path in ("/health/liveness", "/health/readiness")
+            ]
+            answers = [probe.result(timeout=limits.BODY_READ_TIMEOUT / 2) for probe in probes]
+        assert [_status(a) for a in answers] == [200, 200]
+        slow_answers = [_until_closed(conn) for conn in stalled]
+        assert [_status(a) for a in slow_answers] == [400] * SLOW_CLIENTS
+        tails = [answer[-40:] for answer in slow_answers]
+        assert all(b"did not arrive in time" in tail for tail in tails), tails
+    finally:
+        for conn in stalled:
+            conn.close()
+
+
+def test_a_body_declared_too_big_is_refused_unread(served: Served) -> None:
+    declared = 100 * 1024 * 1024
+    with socket.create_connection(("127.0.0.1", served.port), timeout=60) as conn:
+        conn.sendall(f"{HEADERS}Content-Length: {declared}\r\n\r\n{{".encode())
+        answer = _until_closed(conn)  # answered, then closed: nothing more is read
+    assert _status(answer) == 413 and answer.endswith(
+        f"above the limit of {limits.MAX_EVENT_BYTES}\n".encode()
+    )
+
+
+def test_a_chunked_body_is_cut_off_at_the_limit(served: Served) -> None:
+    """The server stops reading past the limit and closes; the answer itself may be lost to
+    the reset of a connection closed with unread data, so the log says what it answered."""
+    chunk, sent, total = b"x" * limits.CHUNK, 0, 100 * 1024 * 1024
+    with socket.create_connection(("127.0.0.1", served.port), timeout=60) as conn:
+        conn.sendall(f"{HEADERS}Transfer-Encoding: chunked\r\n\r\n".encode())
+        with pytest.raises(OSError):  # the server stops reading and closes: the send breaks
+            while sent < total:
+                conn.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                sent += len(chunk)
+    assert sent < total / 4, f"the server read {sent} bytes of a chunked body"
+    assert _wait_for(served.log, "rejected (413): event is above the limit")
+    peak = _worker_peak_kib(served.pid)
+    print(f"worker peak RSS after a 100 MiB chunked body: {peak // 1024} MiB")
+    assert peak < total // 1024, "the worker held the body in memory"
+
+
+def _worker_peak_kib(master: int) -> int:
+    """VmHWM of gunicorn's worker (the master's child), from /proc (Linux)."""
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    assert children, "gunicorn has no worker"
+    status = Path(f"/proc/{children[0]}/status").read_text()
+    line = next(line for line in status.splitlines() if line.startswith("VmHWM:"))
+    return int(line.split()[1])
+
+
+def _wait_for(log: Path, text: str) -> bool:
+    deadline = time.monotonic() + 30
+    while text not in log.read_text():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)  # polling a file the server appends to
+    return True

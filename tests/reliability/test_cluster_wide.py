@@ -1,0 +1,117 @@
+"""The cluster-wide option (deploy/cluster-wide, issue 14 finding 9) under enforced RBAC.
+
+The example installation rendered with the component (tests/manifests/cluster_wide, by the
+real kubectl kustomize) is loaded into the sandbox's authorizer: ClusterRoles and
+ClusterRoleBindings only, the functions and sources in `dhcpless-system`, hosts in three
+other namespaces labelled for the sources' namespaceSelector and one that is not. Every host
+of the selected namespaces reaches `available`, no request of a function or a source is
+refused (no 403), and resync lists the hosts of exactly the selected namespaces.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dhcpless import keys
+from dhcpless.demo_inventory import create, inventory
+from dhcpless.demo_report import observe
+from dhcpless.kube import Kube, namespaces
+from dhcpless.sandbox.rbac import service_account
+from dhcpless.sandbox.world import World, WorldSettings
+from functions.resync.app import watched_namespaces
+from functions.resync.settings import ResyncSettings
+from tests.manifests.support import ROOT, kustomize
+
+pytestmark = [pytest.mark.e2e, pytest.mark.kubectl]
+
+HOME = "dhcpless-system"
+SELECTED = ("site-a", "site-b", "site-c")
+LABEL = "dhcpless.metal3.io/hosts"
+
+
+def _selector() -> str:
+    """The selector the component gives resync (and, as labels, the sources)."""
+    component = yaml.safe_load(
+        (ROOT / "deploy" / "cluster-wide" / "kustomization.yaml").read_text()
+    )
+    for patch in component["patches"]:
+        for op in yaml.safe_load(patch["patch"]):
+            value = op["value"]
+            if isinstance(value, dict) and value.get("name") == keys.NAMESPACE_SELECTOR_ENV:
+                return str(value["value"])
+    raise AssertionError("the component sets no namespace selector for resync")
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    objs = kustomize(ROOT / "tests" / "manifests" / "cluster_wide")
+    kinds = {o["kind"] for o in objs}
+    assert "Role" not in kinds and "RoleBinding" not in kinds
+    assert all(o["spec"].get("namespaceSelector") for o in objs if o["kind"] == "ApiServerSource")
+    path = tmp_path_factory.mktemp("cluster-wide") / "rendered.yaml"
+    path.write_text(yaml.safe_dump_all(objs))
+    return path
+
+
+@pytest.fixture(scope="module")
+def world(rendered: Path) -> Iterator[World]:
+    settings = WorldSettings(
+        rbac_files=(rendered,), namespace=HOME, namespace_selector=_selector(),
+        resync_seconds=1.0, idle_seconds=1.0,
+    )  # fmt: skip
+    world = World(settings)
+    world.start()
+    try:
+        yield world
+    finally:
+        world.stop()
+
+
+def _labelled(objs: list[dict[str, object]], selected: bool) -> list[dict[str, object]]:
+    key, value = _selector().split("=")
+    for obj in objs:
+        if obj["kind"] == "Namespace" and selected:
+            obj["metadata"] = {**obj["metadata"], "labels": {key: value}}  # type: ignore[dict-item]
+    return objs
+
+
+def _available(world: World, namespace: str, hosts: int) -> bool:
+    api, deadline = world.api_client(), time.monotonic() + 90
+    while time.monotonic() < deadline:
+        rows = observe(api, namespace)
+        if len(rows) == hosts and all(r.state == "available" for r in rows):
+            return True
+        time.sleep(0.1)  # polling the API until the chain is done (deadline above)
+    return False
+
+
+@pytest.mark.e2e
+def test_hosts_in_three_namespaces_reach_available_with_no_403(world: World) -> None:
+    hosts = 2
+    assert world.authorizer is not None
+    for name in ("host-registration", "ipclaim-fulfilment", "resync", "dhcpless-baremetalhosts"):
+        assert service_account(HOME, name) in world.authorizer.subjects
+    for namespace in SELECTED:
+        create(world.api_client(), _labelled(inventory(hosts, namespace), selected=True))
+    for namespace in SELECTED:
+        assert _available(world, namespace, hosts), observe(world.api_client(), namespace)
+    assert world.broker.wait_idle(10)
+    assert [str(d) for d in world.authorizer.denied] == []
+    used = {(r.identity, r.namespace) for r in world.sandbox.audit.records}
+    for namespace in SELECTED:
+        assert (service_account(HOME, "host-registration"), namespace) in used
+
+
+@pytest.mark.e2e
+def test_resync_lists_exactly_the_selected_namespaces(world: World) -> None:
+    create(world.api_client(), _labelled(inventory(1, "not-selected"), selected=False))
+    kube = Kube(world.api_client(token="resync-sa-token"))
+    resync = ResyncSettings(namespace=HOME, namespace_selector=_selector())
+    assert watched_namespaces(kube, resync) == sorted(SELECTED)
+    assert namespaces.selected(kube, _selector()) == sorted(SELECTED)
+    assert world.authorizer is not None and world.authorizer.denied == []
