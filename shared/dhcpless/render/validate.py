@@ -9,9 +9,9 @@ channel back), so every such problem is found here first, all at once.
 `validate_network_data` works on the rendered OpenStack document (exactly what the
 ramdisk reads); `validate_for_host` renders first. Both are pure and return every
 problem found, in rule order: what Ironic's API refuses (`validate_ironic`, on the raw
-document, since BMO hands it to Ironic unchanged), document shape, names (`validate_names`), link MACs, link
-references, cycles, boot NIC, addresses, routes, DNS, pools, at most `MAX_PROBLEMS` of them
-(one Event each). An empty tuple means "safe to unpause".
+document, since BMO hands it to Ironic unchanged), document shape, names (`validate_names`),
+link MACs, link references, cycles, boot NIC, addresses, routes, DNS, pools, at most
+`MAX_PROBLEMS` of them (one Event each). An empty tuple means "safe to unpause".
 Messages name links, networks, addresses and pools; they hold no credentials.
 """
 
