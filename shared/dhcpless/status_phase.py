@@ -5,8 +5,9 @@ each blocking reason is its own phase (a render failure is "render failed", not 
 claims"). Otherwise the objects decide: claims, the Secret, BMO's state, the hang threshold.
 A host we released and that someone paused for us again after it got past inspection is
 "paused again". A host never paused, never released, with no claims of ours, that a template
-applies to and that has not got past inspection is listed as "not paused": it is inspecting
-with DHCP, or waiting for a pause it will never get.
+applies to and that has not got past inspection is listed as "registered without pause" when
+it slipped through (`chain.slipped`: the functions warned about it), else "not paused": it is
+inspecting with DHCP, or waiting for a pause it will never get.
 """
 
 from __future__ import annotations
@@ -84,8 +85,6 @@ def phase_of(host: BareMetalHost, seen: Seen, now: datetime, hang_after: float) 
     """Pure: the host's phase, or None when it is not ours to list."""
     if gate(host).ours:
         return _paused_for_us(host, seen)
-    if slipped.slipped(host):
-        return Phase.UNPAUSED
     if keys.RELEASED_AT_ANNOTATION not in host.annotations and not seen.claims:
         return _never_ours(host, seen)
     if hang.hanging(host, now, hang_after):
@@ -109,8 +108,14 @@ def _paused_for_us(host: BareMetalHost, seen: Seen) -> Phase:
 
 
 def _never_ours(host: BareMetalHost, seen: Seen) -> Phase | None:
-    if gate(host) is not Gate.NOT_PAUSED or not seen.has_template:
+    """A host a template applies to that we never paused: `registered without pause` when it
+    slipped through (the functions' `RegisteredUnpaused` Warning), else `not paused`; a host
+    opted out with `keys.PREPROVISIONING_SCOPE_LABEL` is not listed."""
+    opted_out = host.labels.get(keys.PREPROVISIONING_SCOPE_LABEL) == keys.SCOPE_DISABLED
+    if gate(host) is not Gate.NOT_PAUSED or not seen.has_template or opted_out:
         return None
+    if slipped.slipped(host):
+        return Phase.UNPAUSED
     return None if host.status.provisioning.state in DONE else Phase.NOT_PAUSED
 
 

@@ -35,7 +35,10 @@ def world() -> Iterator[SandboxServer]:
 def _broken_for_workers() -> dict[str, Any]:
     m3mt = objects.machine_template("broken", "tmpl", {"role": "worker"})
     spec = m3mt["spec"]["template"]["spec"]
-    spec["hostSelector"]["matchExpressions"] = [{"key": "retired", "operator": "DoesNotExist"}]
+    # The CRD requires `values`; CAPM3 lower-cases the operator, and "doesnotexist" is no
+    # selection operator, so its selector code refuses the template.
+    expression = {"key": "retired", "operator": "DoesNotExist", "values": []}
+    spec["hostSelector"]["matchExpressions"] = [expression]
     return m3mt
 
 

@@ -108,7 +108,7 @@ def _hosts(world: SandboxServer) -> dict[str, dict[str, Any]]:
         pytest.param("h-render", Phase.RENDER_FAILED, id="render-failure"),
         pytest.param("h-repaused", Phase.PAUSED_AGAIN, id="re-paused-after-available"),
         pytest.param("h-selector", Phase.WAITING_FOR_TEMPLATE, id="selector-matched"),
-        pytest.param("h-unpaused", Phase.NOT_PAUSED, id="never-paused-but-matches"),
+        pytest.param("h-unpaused", Phase.UNPAUSED, id="never-paused-but-matches"),
     ],
 )
 def test_the_phase_matches_the_events(world: SandboxServer, host: str, phase: Phase) -> None:

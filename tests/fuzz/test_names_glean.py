@@ -25,7 +25,7 @@ from dhcpless.models.netdata import NetworkData
 from dhcpless.render import RenderError, render_network_data
 from dhcpless.render.validate import validate_network_data
 from dhcpless.sandbox import ramdisk
-from dhcpless.sandbox.ramdisk import GleanMode
+from dhcpless.sandbox.ramdisk import GleanDistro, GleanMode
 from tests.e2e import objects
 from tests.fuzz.count import GENERATED
 
@@ -84,7 +84,8 @@ def _glean_paths(document: dict[str, Any]) -> list[str]:
     """Where the real glean (in process, --noop) would write, on a fake root."""
     with tempfile.TemporaryDirectory(prefix="fuzz-glean-") as root:
         ramdisk._fake_root(Path(root), document, MAC)  # the sandbox ramdisk's fake root
-        return list(ramdisk._run_glean(root, GleanMode.IN_PROCESS))
+        # The debian writer: its `interfaces.d/<link>` path is the one a crafted id escapes.
+        return list(ramdisk._run_glean(root, GleanMode.IN_PROCESS, GleanDistro.DEBIAN))
 
 
 def test_what_validation_accepts_glean_writes_only_under_etc_network() -> None:

@@ -22,7 +22,7 @@ from dhcpless.keys import ValidationRule
 from dhcpless.render.problem import MAX_PER_RULE
 from dhcpless.render.validate import validate_network_data
 from dhcpless.sandbox import ramdisk
-from dhcpless.sandbox.ramdisk import GleanMode
+from dhcpless.sandbox.ramdisk import GleanDistro, GleanMode
 from tests.e2e import objects
 
 from .test_functions_decide import bmh, found
@@ -78,9 +78,10 @@ def test_names_the_ramdisk_takes_pass(links: list[Doc]) -> None:
 
 
 def _glean_paths(document: Doc, tmp: Path) -> list[str]:
-    """Where the real glean (in process, --noop) would write for `document`."""
+    """Where the real glean (in process, --noop) would write for `document`: its debian writer,
+    whose `interfaces.d/<link>` path is the one a crafted link id escapes."""
     ramdisk._fake_root(tmp, document, MAC0)  # the sandbox ramdisk's own fake root
-    return list(ramdisk._run_glean(str(tmp), GleanMode.IN_PROCESS))
+    return list(ramdisk._run_glean(str(tmp), GleanMode.IN_PROCESS, GleanDistro.DEBIAN))
 
 
 def test_an_escaping_bond_id_is_refused_before_glean_would_write_outside(tmp_path: Path) -> None:
