@@ -103,6 +103,10 @@ class ProvisioningState(StrEnum):
 HOST_NAMESPACE_LABEL: Final = "dhcpless.metal3.io/host-namespace"
 """On IPClaims we create: the namespace of the BareMetalHost (claims live in the pool's)."""
 
+HOST_UID_ANNOTATION: Final = "dhcpless.metal3.io/host-uid"
+"""On everything we create: the UID of the host it serves (`chain.identity`). Needed where an
+ownerReference cannot carry it (an object in another namespace than the host)."""
+
 
 # --- appended by pre-unpause validation and nmstate output (render) -----------------------
 class OpenStackNetworkType(StrEnum):

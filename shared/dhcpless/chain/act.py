@@ -25,7 +25,7 @@ from dhcpless.chain.actions import (
     ReleaseHost,
     WriteSecret,
 )
-from dhcpless.errors import AlreadyExists, Gone
+from dhcpless.errors import AlreadyExists, Gone, Transient
 from dhcpless.kube import recorder
 from dhcpless.kube.client import Kube
 from dhcpless.kube.refs import HostRef
@@ -81,7 +81,10 @@ def perform(action: Action, kube: Kube, settings: Settings) -> bool:
     """Do one action; False only when a create found its object there already (done)."""
     match action:
         case CreateIPClaim():
-            return _created(lambda: kube.create_claim(claim_object(action)))
+            created = _created(lambda: kube.create_claim(claim_object(action)))
+            if not created:
+                _check_existing(action, kube, settings)
+            return created
         case CreateIPAddressClaim():
             return _created(lambda: kube.create_capi_claim(capi_claim_object(action)))
         case WriteSecret():
@@ -101,6 +104,20 @@ def perform(action: Action, kube: Kube, settings: Settings) -> bool:
                     kube, action.host, action.reason, action.message, settings.component
                 )
     return True
+
+
+def _check_existing(action: CreateIPClaim, kube: Kube, settings: Settings) -> None:
+    """A claim under our name was there: ours (a redelivery) is done; another host's, or one
+    being deleted, is a Warning, never a success (DESIGN §3 "identity", `chain.identity`)."""
+    from dhcpless.chain import identity  # identity builds RecordEvents: no import cycle
+
+    try:
+        existing = kube.get_claim(action.namespace, action.name)
+    except Gone:
+        raise Transient(f"IPClaim {action.namespace}/{action.name} there, then gone") from None
+    refused = identity.refusal(action.host, "IPClaim", existing.metadata)
+    if refused is not None:
+        perform(refused, kube, settings)
 
 
 def _created(create: Callable[[], object]) -> bool:
@@ -139,13 +156,18 @@ def release_patch(
     keeping a user's name tests that it is still that name. Both test our pause value.
     `released_at` (RFC 3339) is recorded in the same request, for hang detection (resync).
     `mark_done` False (decoupled claims released at `available`) never sets `keys.DONE_LABEL`.
+    Adding `keys.DONE_LABEL` as a whole new labels map (the host had none) would replace labels
+    someone added since we read the host, so that case tests the resourceVersion too.
     """
     stamp = [{"op": "add", "path": RELEASED_AT_PATH, "value": released_at}]
-    guard = (
-        [{"op": "test", "path": "/metadata/resourceVersion", "value": action.resource_version}]
-        if action.set_name
-        else [{"op": "test", "path": NAME_PATH, "value": action.secret_name}]
+    version = [
+        {"op": "test", "path": "/metadata/resourceVersion", "value": action.resource_version}
+    ]
+    whole_map = action.done and mark_done and not action.labels_exist
+    name = (
+        [] if action.set_name else [{"op": "test", "path": NAME_PATH, "value": action.secret_name}]
     )
+    guard = [*(version if action.set_name or whole_map else []), *name]
     write_name = [{"op": "add", "path": NAME_PATH, "value": action.secret_name}]
     return [
         {"op": "test", "path": PAUSE_PATH, "value": keys.PREPROVISIONING_PAUSE},
@@ -163,6 +185,11 @@ def _done(action: ReleaseHost) -> list[dict[str, Any]]:
         value = {keys.DONE_LABEL: keys.DONE_VALUE}
         return [{"op": "add", "path": "/metadata/labels", "value": value}]
     return [{"op": "add", "path": DONE_PATH, "value": keys.DONE_VALUE}]
+
+
+def _uid(host: HostRef) -> dict[str, str]:
+    """`keys.HOST_UID_ANNOTATION`: identity where no ownerReference can carry it."""
+    return {keys.HOST_UID_ANNOTATION: host.uid} if host.uid else {}
 
 
 def _labels(host: HostRef) -> dict[str, str]:
@@ -185,10 +212,11 @@ def _owner(host: HostRef, namespace: str) -> list[dict[str, Any]]:
 
 def claim_object(action: CreateIPClaim) -> IPClaim:
     meta: dict[str, Any] = {
-        "name": action.name, "namespace": action.namespace, "labels": _labels(action.host)
+        "name": action.name, "namespace": action.namespace, "labels": _labels(action.host),
+        "annotations": _uid(action.host),
     }  # fmt: skip
-    if action.pools:  # what ipclaim-fulfilment needs to render without resolving again
-        meta["annotations"] = {
+    if action.pools:  # what ipclaim-fulfilment's short path needs to count addresses
+        meta["annotations"] |= {
             keys.CLAIM_TEMPLATE_ANNOTATION: action.template,
             keys.CLAIM_POOLS_ANNOTATION: ",".join(action.pools),
         }
@@ -202,7 +230,10 @@ def claim_object(action: CreateIPClaim) -> IPClaim:
 
 def capi_claim_object(action: CreateIPAddressClaim) -> IPAddressClaim:
     """Owned by the host (released with it by garbage collection), our labels, no finalizer."""
-    meta = {"name": action.name, "namespace": action.namespace, "labels": _labels(action.host)}
+    meta = {
+        "name": action.name, "namespace": action.namespace, "labels": _labels(action.host),
+        "annotations": _uid(action.host),
+    }  # fmt: skip
     pool = {"apiGroup": action.api_group, "kind": action.kind, "name": action.pool}
     return IPAddressClaim.model_validate(
         {
@@ -219,7 +250,7 @@ def secret_object(action: WriteSecret, settings: Settings | None = None) -> Secr
         keys.WRITER_RELEASES_LABEL: keys.WRITER_RELEASES_VALUE,
     }
     meta: dict[str, Any] = {"name": action.name, "namespace": action.namespace, "labels": labels}
-    annotations: dict[str, str] = {}
+    annotations: dict[str, str] = _uid(action.host)
     if action.common_pools is not None:
         opted_in = settings is not None and settings.release_decoupled
         pools = ",".join([*action.common_pools, *(action.decoupled_pools if opted_in else ())])

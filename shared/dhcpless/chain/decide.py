@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import yaml
 
 from dhcpless import keys, render
-from dhcpless.chain import external, formats, lifecycle, netcheck
+from dhcpless.chain import external, formats, identity, lifecycle, netcheck
 from dhcpless.chain.act import secret_object
 from dhcpless.chain.actions import (
     Action,
@@ -97,12 +97,34 @@ def decide_render(
     refused = external.failures(host, pools, outside)
     if failed or refused:
         return (*(event(host, Reason.CLAIM_FAILED, _claim_error(c)) for c in failed), *refused)
+    misnamed = _misnamed(host, claims, addresses)
+    if misnamed:
+        return misnamed
     have = {*addresses, *outside.addresses}
     if any(p.name not in have for p in pools):
         return ()
     cache = {name: render.Address.from_ipaddress(ip) for name, ip in addresses.items()}
     cache.update(outside.addresses)
     return _write(host, found, cache, existing, ippools)
+
+
+def _misnamed(
+    host: BareMetalHost, claims: Mapping[str, IPClaim], addresses: Mapping[str, IPAddress]
+) -> Actions:
+    """A claim's `status.address` must name an IPAddress IPAM made for that very claim
+    (`ipam/ippool_manager.go` `createAddress` sets `spec.claim` to the claim): one naming
+    another claim's address would give this host an address someone else holds."""
+    events: list[Action] = []
+    for pool, address in sorted(addresses.items()):
+        claim = claims.get(pool)
+        if claim is not None and address.spec.claim.name != claim.metadata.name:
+            where = f"IPClaim {claim.metadata.namespace}/{claim.metadata.name}"
+            message = (
+                f"{where} names IPAddress {address.metadata.name} of claim "
+                f"{address.spec.claim.name or '(none)'}; not used"
+            )
+            events.append(event(host, Reason.CLAIM_CONFLICT, message))
+    return tuple(events)
 
 
 def _write(
@@ -123,7 +145,8 @@ def _write(
         return (event(host, Reason.INVALID_TEMPLATE, f"{found.ref}: {fmt}"),)
     text, nmstate = formats.texts(fmt, document)
     if existing is not None:
-        return _compare(host, existing, text)
+        foreign = identity.refusal(HostRef.of(host), "Secret", existing.metadata)
+        return (foreign,) if foreign is not None else _compare(host, existing, text)
     refused = netcheck.render_refusals(host, found, document, ippools)
     if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
         return refused
@@ -181,6 +204,11 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
         return ()  # a Secret this host does not use
     if secret is None:
         return (event(host, Reason.SECRET_MISSING, f"Secret {name} not found"),) if named else ()
+    refused_secret = (
+        None if named else identity.refusal(HostRef.of(host), "Secret", secret.metadata)
+    )
+    if refused_secret is not None:  # our default name, not written by us for this host
+        return (refused_secret,)
     trouble = secret_problem(secret)
     if trouble is not None:
         return (event(host, Reason.SECRET_INVALID, trouble),)

@@ -49,6 +49,8 @@ class Reason(StrEnum):
     CLAIM_RELEASED = "ClaimReleased"
     PREALLOCATION_RECORDED = "PreAllocationRecorded"
     CLAIM_RETRIED = "ClaimRetried"
+    CLAIM_CONFLICT = "ClaimConflict"
+    WAITING_FOR_DELETION = "WaitingForDeletion"
 
     @property
     def severity(self) -> Severity:
