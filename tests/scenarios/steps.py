@@ -6,11 +6,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from cloudevents.core.bindings.http import to_binary_event
+from cloudevents.core.v1.event import CloudEvent
 from kubernetes import client as k8s
 
 from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless.sandbox.wiring import PING_TYPE
 from tests.e2e import harness, objects, scenario
 
 Obj = dict[str, Any]
@@ -20,6 +23,14 @@ def fire(sandbox: SandboxServer, function: str, obj: Obj, kind: EventType | None
     """Deliver the event the source would send for `obj` to `function`; the HTTP status."""
     event_type = kind or EventType.RESOURCE_UPDATE
     return harness.deliver(harness.client(sandbox, function), event_type, obj)[0]
+
+
+def ping(sandbox: SandboxServer) -> int:
+    """One PingSource tick to resync; the HTTP status."""
+    attributes = {"type": PING_TYPE, "source": "/apis/v1/namespaces/metal3/pingsources/resync"}
+    message = to_binary_event(CloudEvent(attributes=attributes, data=None))
+    app = harness.client(sandbox, "resync")
+    return app.post("/", headers=message.headers, data=message.body).status_code
 
 
 def fresh(sandbox: SandboxServer, kind: str, name: str) -> Obj:
