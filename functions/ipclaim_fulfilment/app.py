@@ -27,7 +27,6 @@ from dhcpless.chain import edge, external, fastpath, heal, state
 from dhcpless.chain.act import act
 from dhcpless.chain.decide import Actions
 from dhcpless.chain.gate import Gate, gate
-from dhcpless.chain.lifecycle import release_decoupled
 from dhcpless.errors import Gone
 from dhcpless.events import Operation
 from dhcpless.keys import FunctionName
@@ -41,8 +40,7 @@ host_of = heal.host_of
 
 
 def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
-    """`settings` None: `release_decoupled` is read from the environment, once, here."""
-    settings = settings or Settings(release_decoupled=release_decoupled())
+    settings = settings or Settings()
     handler = functools.partial(handle, kube=kube or from_environment(), settings=settings)
     return create_function_app(NAME, handler, settings)
 

@@ -230,17 +230,18 @@ def test_release_validates_the_secret(
     assert any(m.startswith(f"Secret {name}: {expected}") for _, _, m in events), events
 
 
-def test_release_marking_done_keeps_a_label_added_meanwhile(world: SandboxServer) -> None:
-    """Issue 14, finding 6: a host without labels gets `keys.DONE_LABEL` as a whole new
-    `metadata.labels` map; a label someone added since we read the host must not be dropped."""
+def test_release_keeps_a_label_added_meanwhile(world: SandboxServer) -> None:
+    """Issue 14, finding 6: a host without labels got the done label as a whole new
+    `metadata.labels` map, dropping a label added since we read it. The release writes no
+    label now: it succeeds and the user's label stays."""
     stale = BareMetalHost.from_k8s(harness.put(world, objects.host(data_name="mine")))
     assert not stale.labels
     with world.api_client() as api:
         harness.patch_host(api, "host-0", [{"op": "add", "path": "/metadata/labels",
                                             "value": {"team": "a"}}])  # fmt: skip
         release = ReleaseHost(
-            HostRef.of(stale), "mine", False, stale.metadata.resource_version or "", True, False
+            HostRef.of(stale), "mine", False, stale.metadata.resource_version or ""
         )
-        with pytest.raises(PreconditionFailed):
-            Kube(api).patch_host(objects.NS, "host-0", act.release_patch(release))
+        Kube(api).patch_host(objects.NS, "host-0", act.release_patch(release))
     assert host(world).labels == {"team": "a"}
+    assert keys.PAUSED_ANNOTATION not in host(world).annotations

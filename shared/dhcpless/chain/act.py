@@ -20,13 +20,14 @@ from dhcpless.chain.actions import (
     CreateIPAddressClaim,
     CreateIPClaim,
     DeleteIPClaim,
+    LendClaim,
     RecordEvent,
     RecordPreAllocation,
     ReleaseHost,
     WriteSecret,
 )
 from dhcpless.errors import AlreadyExists, Gone, Transient
-from dhcpless.kube import recorder
+from dhcpless.kube import capm3, recorder
 from dhcpless.kube.client import Kube
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPAddressClaim, IPClaim, Secret
@@ -75,6 +76,8 @@ def _summary(action: Action) -> str:
             return f"pre-allocate {action.address} to {action.claim} in pool {action.pool}"
         case CreateIPAddressClaim():
             return f"claim {action.namespace}/{action.name} from {action.kind} {action.pool}"
+        case LendClaim():
+            return f"lend claim {action.namespace}/{action.name} to Metal3Data {action.data_name}"
 
 
 def perform(action: Action, kube: Kube, settings: Settings) -> bool:
@@ -91,13 +94,15 @@ def perform(action: Action, kube: Kube, settings: Settings) -> bool:
             return _created(lambda: kube.create_secret(secret_object(action, settings)))
         case ReleaseHost():
             now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-            patch = release_patch(action, now, not settings.release_decoupled)
+            patch = release_patch(action, now)
             kube.patch_host(action.host.namespace, action.host.name, patch)
         case DeleteIPClaim():
             with contextlib.suppress(Gone):
                 kube.delete_claim(action.namespace, action.name)
         case RecordPreAllocation():
             kube.patch_pool(action.namespace, action.pool, preallocation_patch(action))
+        case LendClaim():
+            capm3.patch_claim(kube, action.namespace, action.name, lend_patch(action))
         case RecordEvent():
             if settings.record_events:
                 recorder.record(
@@ -136,6 +141,22 @@ def preallocation_patch(action: RecordPreAllocation) -> dict[str, Any]:
     }
 
 
+def lend_patch(action: LendClaim) -> list[dict[str, Any]]:
+    """The owners as read plus the Metal3Data (not as controller: CAPM3 checks only the UID,
+    `addressFromM3Claim`), guarded by the resourceVersion the decision read."""
+    data = {
+        "apiVersion": f"{keys.CAPM3_GROUP}/{keys.CAPM3_VERSION}",
+        "kind": "Metal3Data",
+        "name": action.data_name,
+        "uid": action.data_uid,
+    }
+    owners = [o.model_dump(by_alias=True, exclude_none=True) for o in action.owners]
+    return [
+        {"op": "test", "path": "/metadata/resourceVersion", "value": action.resource_version},
+        {"op": "add", "path": "/metadata/ownerReferences", "value": [*owners, data]},
+    ]
+
+
 def _escape(key: str) -> str:
     """JSON pointer escaping (RFC 6901) for annotation keys containing `/`."""
     return key.replace("~", "~0").replace("/", "~1")
@@ -144,30 +165,24 @@ def _escape(key: str) -> str:
 PAUSE_PATH = f"/metadata/annotations/{_escape(keys.PAUSED_ANNOTATION)}"
 NAME_PATH = "/spec/preprovisioningNetworkDataName"
 RELEASED_AT_PATH = f"/metadata/annotations/{_escape(keys.RELEASED_AT_ANNOTATION)}"
-DONE_PATH = f"/metadata/labels/{_escape(keys.DONE_LABEL)}"
 
 
-def release_patch(
-    action: ReleaseHost, released_at: str | None = None, mark_done: bool = True
-) -> list[dict[str, Any]]:
+def release_patch(action: ReleaseHost, released_at: str | None = None) -> list[dict[str, Any]]:
     """One request: it neither removes a pause someone else changed nor overwrites their name.
 
     Setting the name tests the resourceVersion we decided on (JSON patch cannot test absence);
     keeping a user's name tests that it is still that name. Both test our pause value.
     `released_at` (RFC 3339) is recorded in the same request, for hang detection (resync).
-    `mark_done` False (decoupled claims released at `available`) never sets `keys.DONE_LABEL`.
-    Adding `keys.DONE_LABEL` as a whole new labels map (the host had none) would replace labels
-    someone added since we read the host, so that case tests the resourceVersion too.
+    It writes no label: a host is never "done" (CAPM3 may borrow its claims after any
+    re-provisioning, `chain.lifecycle`), and a labels map written whole would drop labels
+    someone added since we read the host (issue 14, finding 6).
     """
     stamp = [{"op": "add", "path": RELEASED_AT_PATH, "value": released_at}]
-    version = [
-        {"op": "test", "path": "/metadata/resourceVersion", "value": action.resource_version}
-    ]
-    whole_map = action.done and mark_done and not action.labels_exist
-    name = (
-        [] if action.set_name else [{"op": "test", "path": NAME_PATH, "value": action.secret_name}]
+    guard = (
+        [{"op": "test", "path": "/metadata/resourceVersion", "value": action.resource_version}]
+        if action.set_name
+        else [{"op": "test", "path": NAME_PATH, "value": action.secret_name}]
     )
-    guard = [*(version if action.set_name or whole_map else []), *name]
     write_name = [{"op": "add", "path": NAME_PATH, "value": action.secret_name}]
     return [
         {"op": "test", "path": PAUSE_PATH, "value": keys.PREPROVISIONING_PAUSE},
@@ -175,16 +190,7 @@ def release_patch(
         *(write_name if action.set_name else []),
         {"op": "remove", "path": PAUSE_PATH},
         *(stamp if released_at is not None else []),
-        *(_done(action) if action.done and mark_done else []),
     ]
-
-
-def _done(action: ReleaseHost) -> list[dict[str, Any]]:
-    """`keys.DONE_LABEL` in the release patch (JSON patch cannot add into an absent map)."""
-    if not action.labels_exist:
-        value = {keys.DONE_LABEL: keys.DONE_VALUE}
-        return [{"op": "add", "path": "/metadata/labels", "value": value}]
-    return [{"op": "add", "path": DONE_PATH, "value": keys.DONE_VALUE}]
 
 
 def _uid(host: HostRef) -> dict[str, str]:
@@ -251,10 +257,6 @@ def secret_object(action: WriteSecret, settings: Settings | None = None) -> Secr
     }
     meta: dict[str, Any] = {"name": action.name, "namespace": action.namespace, "labels": labels}
     annotations: dict[str, str] = _uid(action.host)
-    if action.common_pools is not None:
-        opted_in = settings is not None and settings.release_decoupled
-        pools = ",".join([*action.common_pools, *(action.decoupled_pools if opted_in else ())])
-        annotations[keys.RELEASED_AT_AVAILABLE_ANNOTATION] = pools
     if action.data_format is not keys.NetworkDataFormat.OPENSTACK:
         annotations[keys.NETWORK_DATA_FORMAT_ANNOTATION] = action.data_format.value
     if annotations:

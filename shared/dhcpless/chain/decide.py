@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import yaml
 
 from dhcpless import keys, render
-from dhcpless.chain import external, formats, identity, lifecycle, netcheck
+from dhcpless.chain import external, formats, identity, netcheck
 from dhcpless.chain.act import secret_object
 from dhcpless.chain.actions import (
     Action,
@@ -150,29 +150,14 @@ def _write(
     refused = netcheck.render_refusals(host, found, document, ippools)
     if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
         return refused
-    common, decoupled = _lifecycle_pools(host, found, ippools)
     write = WriteSecret(
-        host.namespace, secret_name(host), HostRef.of(host), text, common, decoupled, fmt, nmstate
+        host.namespace, secret_name(host), HostRef.of(host), text, data_format=fmt, nmstate=nmstate
     )
     return (
         write,
         event(host, Reason.NETWORK_DATA_RENDERED, f"Secret {write.name} from {found.ref}"),
         *decide_release(host, secret_object(write)),  # the writer releases (act: if created)
     )
-
-
-def _lifecycle_pools(
-    host: BareMetalHost, found: Found, ippools: Sequence[IPPool]
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The referenced pools the IP lifecycle step releases at `available` (common, missing or
-    not Metal3's), and the decoupled ones it keeps unless opted in."""
-    pools = pools_for(host, found)
-    by_name = {p.metadata.name: p for p in ippools}
-    refs = () if isinstance(pools, Problem) else pools
-    kept = tuple(
-        p.name for p in refs if p.is_metal3 and not lifecycle.is_common(by_name.get(p.name))
-    )
-    return tuple(p.name for p in refs if p.name not in kept), kept
 
 
 def _compare(host: BareMetalHost, existing: Secret, text: str) -> Actions:
@@ -216,13 +201,5 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
     if refused:  # valid shape, but the ramdisk could not use it: stay paused, say why
         return refused
     version = host.metadata.resource_version or ""
-    release = ReleaseHost(
-        HostRef.of(host), name, not named, version, _nothing_at_available(secret), bool(host.labels)
-    )
+    release = ReleaseHost(HostRef.of(host), name, not named, version)
     return (release, event(host, Reason.HOST_RELEASED, f"network data in Secret {name}"))
-
-
-def _nothing_at_available(secret: Secret) -> bool:
-    """Our Secret says no claim is released at `available` (absent: unknown, so not done)."""
-    ours = secret.metadata.labels.get(keys.MANAGED_BY_LABEL) == keys.MANAGED_BY_VALUE
-    return ours and secret.metadata.annotations.get(keys.RELEASED_AT_AVAILABLE_ANNOTATION) == ""

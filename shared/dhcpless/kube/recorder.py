@@ -50,6 +50,7 @@ class Reason(StrEnum):
     PREALLOCATION_RECORDED = "PreAllocationRecorded"
     CLAIM_RETRIED = "ClaimRetried"
     CLAIM_CONFLICT = "ClaimConflict"
+    CLAIM_LENT = "ClaimLent"
     WAITING_FOR_DELETION = "WaitingForDeletion"
 
     @property
@@ -66,6 +67,7 @@ _PROGRESS = frozenset(
         Reason.CLAIM_RELEASED,
         Reason.PREALLOCATION_RECORDED,
         Reason.CLAIM_RETRIED,
+        Reason.CLAIM_LENT,
     }
 )
 
