@@ -1,0 +1,58 @@
+"""Finding 9 of issue 12: a host that waits on something that will not come says why.
+
+IPAM answers nothing for a claim of a pool that does not exist, and nothing for a pool whose
+`spec.clusterName` names a Cluster that does not exist (`controllers/ippool_controller.go`
+returns without requeue). A resync tick finds such a waiting host and records one Warning
+naming the pool and what is missing; the host stays paused.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+
+import pytest
+
+from dhcpless.sandbox.apiserver.server import SandboxServer
+from tests.e2e import harness, objects
+from tests.scenarios import steps
+
+
+def _pool(cluster: str | None) -> steps.Obj:
+    pool = copy.deepcopy(objects.POOL4)
+    if cluster:
+        pool["spec"]["clusterName"] = cluster
+    return pool
+
+
+@pytest.fixture
+def world() -> Iterator[SandboxServer]:
+    with harness.running() as sandbox:
+        harness.put(sandbox, objects.data_template(objects.IPV4))
+        yield sandbox
+
+
+@pytest.mark.parametrize(
+    ("pool", "expected"),
+    [
+        pytest.param(None, "IPPool metal3/pool4 not found", id="pool-missing"),
+        pytest.param(_pool("c9"), "Cluster metal3/c9", id="cluster-missing"),
+    ],
+)
+def test_a_claim_nobody_will_answer_is_a_warning(
+    world: SandboxServer, pool: steps.Obj | None, expected: str
+) -> None:
+    if pool is not None:
+        harness.put(world, pool)
+    steps.register(world, objects.host())
+    assert steps.ping(world) == 204
+    assert steps.paused(world, "host-0")
+    found = [m for r, m in steps.warnings(world, "host-0") if r == "ClaimUnanswered"]
+    assert any(expected in m for m in found), steps.warnings(world, "host-0")
+
+
+def test_a_pool_ipam_will_serve_is_no_warning(world: SandboxServer) -> None:
+    harness.put(world, objects.POOL4)
+    steps.register(world, objects.host())
+    assert steps.ping(world) == 204
+    assert [r for r, _ in steps.warnings(world, "host-0") if r == "ClaimUnanswered"] == []
