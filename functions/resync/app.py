@@ -20,7 +20,7 @@ from flask import Flask
 
 from dhcpless import events
 from dhcpless.chain import decide as chain_decide
-from dhcpless.chain import hang, lifecycle, lookup, state
+from dhcpless.chain import hang, lifecycle, lookup, stalls, state
 from dhcpless.chain.act import act
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.errors import DhcplessError
@@ -90,6 +90,8 @@ def reconcile(kube: Kube, host: BareMetalHost, settings: Settings) -> None:
     current = state.gather_fulfilment(kube, host)
     if current is not None:
         act(state.decide_fulfilment(current, retry_failed=True), kube, settings, host)
+        unanswered = stalls.gather(kube, current.claims)  # never answered: say why (a tick)
+        act(stalls.decide(host, unanswered), kube, settings, host)
     secret = lookup.secret_or_none(kube, host.namespace, secret_name(host))
     if secret is not None:
         fresh = kube.get_host(host.namespace, host.name)

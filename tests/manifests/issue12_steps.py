@@ -5,10 +5,13 @@ scenario does not reach by itself, each driven as the function's own identity.
   GETs it to see whose it is (`chain.identity`); ipclaim-fulfilment's re-drive does the same.
 * A released host CAPM3 associated while no event reached us: resync lends its claim to the
   Metal3Data (`chain.lifecycle`).
+* A waiting host whose pool names a Cluster that does not exist: resync reads the pool and
+  looks for the Cluster, then says why the claim is unanswered (`chain.stalls`).
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 from dhcpless import keys
@@ -19,7 +22,7 @@ from dhcpless.sandbox.custom_objects import CustomObjects
 from functions.host_registration.app import create_app as registration_app
 from functions.ipclaim_fulfilment.app import create_app as fulfilment_app
 from tests.e2e import harness as e2e
-from tests.e2e import objects
+from tests.e2e import objects, scenario
 from tests.manifests import issue6_steps
 
 
@@ -48,3 +51,26 @@ def lent_by_resync(sandbox: SandboxServer, host: str, pool: str, ping: Callable[
     issue6_steps.associate(sandbox, host)
     assert ping() == 204
     return issue6_steps.owner_kinds(sandbox, host, pool) == ["BareMetalHost", "Metal3Data"]
+
+
+def gated(sandbox: SandboxServer, ping: Callable[[], int]) -> bool:
+    """True when resync left the host paused with a Warning naming the missing Cluster."""
+    pool = objects.pool("gated", "10.9.0.10", "10.9.0.20", 24, "10.9.0.1", ["8.8.8.8"])
+    pool["spec"]["clusterName"] = "c9"
+    network = copy.deepcopy(objects.IPV4)
+    network["networks"]["ipv4"][0] |= {"ipAddressFromIPPool": "gated"}
+    network["networks"]["ipv4"][0]["routes"][0]["gateway"] = {"fromIPPool": "gated"}
+    network["services"] = {"dns": ["9.9.9.9"]}
+    template = f"metal3datatemplates.{keys.CAPM3_GROUP}/t-gated"
+    with sandbox.api_client() as admin:
+        for obj in (
+            pool,
+            objects.data_template(network, "t-gated"),
+            objects.host("gated-0", template=template),
+        ):
+            scenario.create(admin, obj)
+    assert ping() == 204  # claims
+    assert ping() == 204  # still unanswered: why
+    with sandbox.api_client() as admin:
+        events = e2e.host_events(admin, "gated-0")
+    return any(reason == "ClaimUnanswered" and "c9" in message for _, reason, message in events)

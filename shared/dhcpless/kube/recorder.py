@@ -51,6 +51,7 @@ class Reason(StrEnum):
     CLAIM_RETRIED = "ClaimRetried"
     CLAIM_CONFLICT = "ClaimConflict"
     CLAIM_LENT = "ClaimLent"
+    CLAIM_UNANSWERED = "ClaimUnanswered"
     WAITING_FOR_DELETION = "WaitingForDeletion"
 
     @property
