@@ -152,3 +152,19 @@ def _set_pool(world: SandboxServer, template: str, pool: str) -> None:
         custom.replace_namespaced_custom_object(
             keys.CAPM3_GROUP, keys.CAPM3_VERSION, objects.NS, "metal3datatemplates", template, raw
         )
+
+
+def test_a_claim_deleted_after_release_is_claimed_again(world: SandboxServer) -> None:
+    """Finding 8: the host still uses its address; its claim deleted is claimed again, with a
+    Warning (IPAM may have given the address away meanwhile)."""
+    host = steps.register(world, objects.host())
+    claim = steps.fulfil(world, "host-0-pool4")
+    assert steps.fire(world, FULFIL, claim) == 204
+    assert not steps.paused(world, "host-0")
+    steps.delete(world, "IPClaim", "host-0-pool4")
+    assert harness.get(world, "IPClaim", "host-0-pool4") is None
+    assert steps.fire(world, FULFIL, claim, EventType.RESOURCE_DELETE) == 204
+    again = steps.fresh(world, "IPClaim", "host-0-pool4")
+    assert again["metadata"]["uid"] != claim["metadata"]["uid"]
+    assert [o["uid"] for o in again["metadata"]["ownerReferences"]] == [host["metadata"]["uid"]]
+    assert any(r == "ClaimDeleted" for r, _ in steps.warnings(world, "host-0"))

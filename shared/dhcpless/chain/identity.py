@@ -36,7 +36,12 @@ def standing(meta: ObjectMeta, host: HostRef) -> Standing:
     (an address, network data) goes with it."""
     if meta.deletion_timestamp:
         return Standing.TERMINATING
-    return Standing.OURS if _labelled(meta, host) and carries_uid(meta, host) else Standing.FOREIGN
+    return Standing.OURS if made_for(meta, host) else Standing.FOREIGN
+
+
+def made_for(meta: ObjectMeta, host: HostRef) -> bool:
+    """Our labels for this host and its UID, whether or not the object is being deleted."""
+    return _labelled(meta, host) and carries_uid(meta, host)
 
 
 def _labelled(meta: ObjectMeta, host: HostRef) -> bool:

@@ -52,6 +52,7 @@ class Reason(StrEnum):
     CLAIM_CONFLICT = "ClaimConflict"
     CLAIM_LENT = "ClaimLent"
     CLAIM_UNANSWERED = "ClaimUnanswered"
+    CLAIM_DELETED = "ClaimDeleted"
     WAITING_FOR_DELETION = "WaitingForDeletion"
 
     @property
