@@ -25,6 +25,7 @@ from dhcpless.sandbox.chaos import Chaos, ChaosSettings
 from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.observer import Observer
 from dhcpless.sandbox.runner import FunctionService, WSGIApp
+from dhcpless.sandbox.stall_watch import StallWatch
 from dhcpless.sandbox.world import World, WorldSettings
 
 _POLL = 0.25
@@ -146,12 +147,17 @@ def run_chaos_demo(
     return 1 if bad else 0
 
 
+STALL_BOUND = 120.0
+"""Seconds a host may stay paused for us without a Warning before it counts as a silent stall
+(generous: under chaos a host may wait for a resync tick and IPAM's delay several times)."""
+
 _VIOLATIONS = (
     "double_allocations",
     "leaked_objects",
     "foreign_pauses_removed",
     "overwritten_network_data_names",
     "unpaused_without_valid_data",
+    "silent_stalls",
 )
 
 
@@ -161,6 +167,8 @@ def _run(world: World, chaos: Chaos, hosts: int, started: float) -> dict[str, An
     observer = Observer(api, NAMESPACE)
     observer.expect(foreign)
     observer.start()
+    stalls = StallWatch(api, NAMESPACE, bound=STALL_BOUND)  # paused, and nobody says why
+    stalls.start()
     try:
         create(api, objects[:1])
         client.CoreV1Api(api).create_namespaced_secret(
@@ -174,12 +182,14 @@ def _run(world: World, chaos: Chaos, hosts: int, started: float) -> dict[str, An
         deleted, leaked = _delete_half(api, rows, observer)
     finally:
         observer.stop()
+        stalls.stop()
         tally.add()
     return (
         summary
         | observer.violations()
         | {
             "leaked_objects": leaked,
+            "silent_stalls": stalls.count(),
             "deleted_hosts": deleted,
             "foreign_hosts": len(foreign),
             "seed": chaos.settings.seed,
