@@ -12,9 +12,13 @@ import copy
 from collections.abc import Iterator
 
 import pytest
+from kubernetes import client as k8s
 
+from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless.sandbox.capi_ipam import load_crds
 from tests.e2e import harness, objects
+from tests.manifests.issue6_steps import CAPI_GROUP, external_world
 from tests.scenarios import steps
 
 
@@ -56,3 +60,22 @@ def test_a_pool_ipam_will_serve_is_no_warning(world: SandboxServer) -> None:
     steps.register(world, objects.host())
     assert steps.ping(world) == 204
     assert [r for r, _ in steps.warnings(world, "host-0") if r == "ClaimUnanswered"] == []
+
+
+def test_an_external_claim_without_an_answer_is_a_warning() -> None:
+    """The CAPI in-cluster provider writes no condition on an exhausted pool: a claim of ours
+    with neither an address nor a failure is reported at the next resync tick."""
+    with harness.running() as sandbox:
+        load_crds(sandbox)
+        pool, *rest = external_world()
+        with sandbox.api_client() as admin:
+            k8s.CustomObjectsApi(admin).create_namespaced_custom_object(
+                CAPI_GROUP, "v1alpha2", objects.NS, "inclusterippools", pool
+            )
+        stored = [harness.put(sandbox, obj) for obj in rest]
+        steps.fire(sandbox, "host-registration", stored[-1], EventType.RESOURCE_ADD)
+        name = stored[-1]["metadata"]["name"]
+        assert steps.ping(sandbox) == 204
+        assert steps.paused(sandbox, name)
+        found = [m for r, m in steps.warnings(sandbox, name) if r == "ClaimUnanswered"]
+        assert any(m.startswith("IPAddressClaim ") for m in found), steps.warnings(sandbox, name)
