@@ -91,6 +91,7 @@ def reconcile(kube: Kube, host: BareMetalHost, settings: Settings) -> None:
     if current is not None:
         act(state.decide_fulfilment(current, retry_failed=True), kube, settings, host)
         unanswered = stalls.gather(kube, current.claims)  # never answered: say why (a tick)
+        unanswered += stalls.external_pending(current.outside, datetime.now(UTC))
         act(stalls.decide(host, unanswered), kube, settings, host)
     secret = lookup.secret_or_none(kube, host.namespace, secret_name(host))
     if secret is not None:

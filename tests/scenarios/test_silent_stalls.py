@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import pytest
 from kubernetes import client as k8s
 
+from dhcpless.chain import stalls
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.capi_ipam import load_crds
@@ -62,9 +63,11 @@ def test_a_pool_ipam_will_serve_is_no_warning(world: SandboxServer) -> None:
     assert [r for r, _ in steps.warnings(world, "host-0") if r == "ClaimUnanswered"] == []
 
 
-def test_an_external_claim_without_an_answer_is_a_warning() -> None:
+def test_an_external_claim_without_an_answer_is_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
     """The CAPI in-cluster provider writes no condition on an exhausted pool: a claim of ours
-    with neither an address nor a failure is reported at the next resync tick."""
+    with neither an address nor a failure is reported at a resync tick once it is not fresh
+    (here at once: no waiting in tests)."""
+    monkeypatch.setattr(stalls, "FRESH_SECONDS", 0.0)
     with harness.running() as sandbox:
         load_crds(sandbox)
         pool, *rest = external_world()

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 
 from dhcpless.chain.actions import RecordEvent
+from dhcpless.chain.external import External
 from dhcpless.errors import Gone
 from dhcpless.kube import capi
 from dhcpless.kube.client import Kube
@@ -32,6 +34,9 @@ class Unanswered:
     pool: str
     cluster: str | None = None
     """None: the pool itself is missing; else the Cluster the pool waits for."""
+    external: bool = False
+    """A CAPI IPAddressClaim its provider neither fulfilled nor failed (the in-cluster
+    provider writes no condition on an exhausted pool: `chain.external`)."""
 
 
 def pending(claims: Mapping[str, IPClaim]) -> list[IPClaim]:
@@ -58,10 +63,42 @@ def gather(kube: Kube, claims: Mapping[str, IPClaim]) -> tuple[Unanswered, ...]:
     return tuple(found)
 
 
+FRESH_SECONDS = 60.0
+"""An external claim younger than this may just be waiting for its provider: not reported."""
+
+
+def external_pending(outside: External, now: datetime) -> tuple[Unanswered, ...]:
+    """Pure: our CAPI claims older than `FRESH_SECONDS` with neither an address nor a failure."""
+    return tuple(
+        Unanswered(c.metadata.name, c.metadata.namespace or "default", pool, external=True)
+        for pool, c in sorted(outside.claims.items())
+        if not c.address_name
+        and not c.failure
+        and _age(c.metadata.creation_timestamp, now) >= FRESH_SECONDS
+    )
+
+
+def _age(created: str | None, now: datetime) -> float:
+    """Seconds since an RFC 3339 timestamp (unreadable or absent: old enough)."""
+    try:
+        return (
+            now - datetime.fromisoformat((created or "").replace("Z", "+00:00"))
+        ).total_seconds()
+    except (ValueError, TypeError):  # not RFC 3339, or without a zone
+        return float("inf")
+
+
 def decide(host: BareMetalHost, unanswered: tuple[Unanswered, ...]) -> tuple[RecordEvent, ...]:
     """Pure: one Warning per claim, naming the pool and what is missing."""
     ref, events = HostRef.of(host), list[RecordEvent]()
     for u in unanswered:
+        if u.external:
+            message = (
+                f"IPAddressClaim {u.namespace}/{u.claim} waits: no address and no failure from "
+                f"the provider of pool {u.pool} (an exhausted pool may say nothing)"
+            )
+            events.append(RecordEvent(ref, Reason.CLAIM_UNANSWERED, message))
+            continue
         where = f"IPClaim {u.namespace}/{u.claim}"
         why = (
             f"IPPool {u.namespace}/{u.pool} not found"
