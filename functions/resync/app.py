@@ -90,9 +90,10 @@ def reconcile(kube: Kube, host: BareMetalHost, settings: Settings) -> None:
     current = state.gather_fulfilment(kube, host)
     if current is not None:
         act(state.decide_fulfilment(current, retry_failed=True), kube, settings, host)
-        unanswered = stalls.gather(kube, current.claims)  # never answered: say why (a tick)
-        unanswered += stalls.external_pending(current.outside, datetime.now(UTC))
-        act(stalls.decide(host, unanswered), kube, settings, host)
+        now = datetime.now(UTC)  # never answered: say why, or nudge IPAM (a tick)
+        unanswered = stalls.gather(kube, current.claims, now)
+        unanswered += stalls.external_pending(current.outside, now)
+        act(stalls.decide(host, unanswered, now), kube, settings, host)
     secret = lookup.secret_or_none(kube, host.namespace, secret_name(host))
     if secret is not None:
         fresh = kube.get_host(host.namespace, host.name)

@@ -103,6 +103,10 @@ class ProvisioningState(StrEnum):
 HOST_NAMESPACE_LABEL: Final = "dhcpless.metal3.io/host-namespace"
 """On IPClaims we create: the namespace of the BareMetalHost (claims live in the pool's)."""
 
+NUDGED_ANNOTATION: Final = "dhcpless.metal3.io/nudged-at"
+"""On a claim of ours IPAM left unanswered while its pool waited for its Cluster: written once
+the Cluster exists, so IPAM (which does not watch Clusters) reconciles the pool again."""
+
 HOST_UID_ANNOTATION: Final = "dhcpless.metal3.io/host-uid"
 """On everything we create: the UID of the host it serves (`chain.identity`). Needed where an
 ownerReference cannot carry it (an object in another namespace than the host)."""

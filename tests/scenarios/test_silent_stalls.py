@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import pytest
 from kubernetes import client as k8s
 
+from dhcpless import keys
 from dhcpless.chain import stalls
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
@@ -82,3 +83,31 @@ def test_an_external_claim_without_an_answer_is_a_warning(monkeypatch: pytest.Mo
         assert steps.paused(sandbox, name)
         found = [m for r, m in steps.warnings(sandbox, name) if r == "ClaimUnanswered"]
         assert any(m.startswith("IPAddressClaim ") for m in found), steps.warnings(sandbox, name)
+
+
+def test_a_cluster_that_appears_later_gets_the_claim_looked_at_again(
+    world: SandboxServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """IPAM does not watch Clusters: once the pool's Cluster exists, resync touches the
+    unanswered claim so IPAM reconciles the pool again."""
+    monkeypatch.setattr(stalls, "FRESH_SECONDS", 0.0)
+    harness.put(world, _pool("c9"))
+    steps.register(world, objects.host())
+    assert steps.ping(world) == 204
+    assert keys.NUDGED_ANNOTATION not in _annotations(world)
+    cluster = {"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster",
+               "metadata": {"name": "c9", "namespace": objects.NS}}  # fmt: skip
+    api, custom = steps.custom(world)
+    with api:
+        custom.create_namespaced_custom_object(
+            "cluster.x-k8s.io", "v1beta2", objects.NS, "clusters", cluster
+        )
+    assert steps.ping(world) == 204
+    assert keys.NUDGED_ANNOTATION in _annotations(world)
+
+
+def _annotations(world: SandboxServer) -> dict[str, str]:
+    found: dict[str, str] = (
+        steps.fresh(world, "IPClaim", "host-0-pool4")["metadata"].get("annotations") or {}
+    )
+    return found

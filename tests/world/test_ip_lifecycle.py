@@ -23,6 +23,7 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
+from dhcpless.chain import stalls
 from dhcpless.demo_inventory import POOL, create, inventory
 from dhcpless.sandbox.capm3 import CAPM3Controller, data_name
 from dhcpless.sandbox.custom_objects import CustomObjects
@@ -59,8 +60,15 @@ def _owners(api: client.ApiClient, host: str) -> list[str]:
 
 def _objects(cluster: str | None) -> list[dict[str, Any]]:
     objs = inventory(2, NS)
-    if cluster:
+    if cluster:  # IPAM allocates from a clusterName pool only once that Cluster exists
         objs[1]["spec"]["clusterName"] = cluster
+        meta = {"name": cluster, "namespace": NS}
+        cluster_obj = {
+            "apiVersion": "cluster.x-k8s.io/v1beta2",
+            "kind": "Cluster",
+            "metadata": meta,
+        }
+        objs.insert(1, cluster_obj)  # after the Namespace, before the pool
     return objs
 
 
@@ -96,3 +104,31 @@ def test_capm3_borrows_the_address_for_the_hosts_whole_life(
     assert addresses.count(booted["host-001"]) == 1
     data = CustomObjects(api, keys.CAPM3_GROUP, keys.CAPM3_VERSION)
     assert data.get("metal3datas", NS, data_name("host-001")) is not None
+
+
+def _warned(api: client.ApiClient, host: str, reason: str) -> bool:
+    events = client.CoreV1Api(api).list_namespaced_event(NS).items
+    return any(e.involved_object.name == host and e.reason == reason for e in events)
+
+
+def _paused(api: client.ApiClient, host: str) -> bool:
+    found = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION).get("baremetalhosts", NS, host)
+    return keys.PAUSED_ANNOTATION in ((found or {})["metadata"].get("annotations") or {})
+
+
+@pytest.mark.e2e
+def test_a_pool_waiting_for_its_cluster_is_explained_then_served(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """IPAM allocates nothing from a clusterName pool until the Cluster exists, and says
+    nothing; the host gets a ClaimUnanswered Warning, then is served once the Cluster exists."""
+    monkeypatch.setattr(stalls, "FRESH_SECONDS", 0.0)
+    api = world.api_client()
+    objs = inventory(1, NS)
+    objs[1]["spec"]["clusterName"] = "later"
+    create(api, objs)
+    assert eventually(lambda: _warned(api, "host-000", "ClaimUnanswered"), timeout=60)
+    assert _paused(api, "host-000")
+    meta = {"name": "later", "namespace": NS}
+    create(api, [{"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster", "metadata": meta}])
+    assert eventually(lambda: not _paused(api, "host-000"), timeout=60)

@@ -21,6 +21,7 @@ from dhcpless.chain.actions import (
     CreateIPClaim,
     DeleteIPClaim,
     LendClaim,
+    NudgeClaim,
     RecordEvent,
     RecordPreAllocation,
     ReleaseHost,
@@ -78,6 +79,8 @@ def _summary(action: Action) -> str:
             return f"claim {action.namespace}/{action.name} from {action.kind} {action.pool}"
         case LendClaim():
             return f"lend claim {action.namespace}/{action.name} to Metal3Data {action.data_name}"
+        case NudgeClaim():
+            return f"nudge claim {action.namespace}/{action.name} (its pool's Cluster exists now)"
 
 
 def perform(action: Action, kube: Kube, settings: Settings) -> bool:
@@ -103,6 +106,8 @@ def perform(action: Action, kube: Kube, settings: Settings) -> bool:
             kube.patch_pool(action.namespace, action.pool, preallocation_patch(action))
         case LendClaim():
             capm3.patch_claim(kube, action.namespace, action.name, lend_patch(action))
+        case NudgeClaim():
+            capm3.patch_claim(kube, action.namespace, action.name, nudge_patch(action))
         case RecordEvent():
             if settings.record_events:
                 recorder.record(
@@ -155,6 +160,15 @@ def lend_patch(action: LendClaim) -> list[dict[str, Any]]:
         {"op": "test", "path": "/metadata/resourceVersion", "value": action.resource_version},
         {"op": "add", "path": "/metadata/ownerReferences", "value": [*owners, data]},
     ]
+
+
+def nudge_patch(action: NudgeClaim) -> list[dict[str, Any]]:
+    """`keys.NUDGED_ANNOTATION` = when (JSON patch cannot add into an absent map)."""
+    if not action.has_annotations:
+        value = {keys.NUDGED_ANNOTATION: action.at}
+        return [{"op": "add", "path": "/metadata/annotations", "value": value}]
+    path = f"/metadata/annotations/{_escape(keys.NUDGED_ANNOTATION)}"
+    return [{"op": "add", "path": path, "value": action.at}]
 
 
 def _escape(key: str) -> str:

@@ -109,6 +109,17 @@ class LendClaim:
     """The claim's ownerReferences as read; the patch writes them plus the Metal3Data."""
 
 
+@dataclass(frozen=True, slots=True)
+class NudgeClaim:
+    """Touch one of our unanswered claims (`keys.NUDGED_ANNOTATION`) so IPAM looks again."""
+
+    namespace: str
+    name: str
+    host: HostRef
+    at: str
+    has_annotations: bool = True
+
+
 Action = (
     CreateIPClaim
     | WriteSecret
@@ -118,4 +129,5 @@ Action = (
     | RecordPreAllocation
     | CreateIPAddressClaim
     | LendClaim
+    | NudgeClaim
 )

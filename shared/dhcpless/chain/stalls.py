@@ -5,8 +5,10 @@ reconciled into an address, and a pool whose `spec.clusterName` names a Cluster 
 exist allocates nothing and returns without requeue (ip-address-manager
 `controllers/ippool_controller.go`, Reconcile: the Cluster lookup). A waiting host whose
 claims are unanswered for one of these reasons gets one Warning per claim from resync (a tick
-is the only moment that knows the wait is not just IPAM's lag); the host stays paused and the
-delete or pool event that follows the fix drives it on.
+is the only moment that knows the wait is not just IPAM's lag); the host stays paused. IPAM
+does not watch Clusters (its IPPool controller watches IPClaims and IPAddressClaims only), so
+once the Cluster exists a later tick touches the claim (`keys.NUDGED_ANNOTATION`): that IPClaim
+event makes IPAM reconcile the pool and serve it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from dhcpless.chain.actions import RecordEvent
+from dhcpless.chain.actions import Action, NudgeClaim, RecordEvent
 from dhcpless.chain.external import External
 from dhcpless.errors import Gone
 from dhcpless.kube import capi
@@ -34,6 +36,10 @@ class Unanswered:
     pool: str
     cluster: str | None = None
     """None: the pool itself is missing; else the Cluster the pool waits for."""
+    nudge: bool = False
+    """The pool's Cluster exists now but IPAM, which does not watch Clusters, has not looked
+    again since: touch the claim (an IPClaim event makes IPAM reconcile its pool)."""
+    has_annotations: bool = True
     external: bool = False
     """A CAPI IPAddressClaim its provider neither fulfilled nor failed (the in-cluster
     provider writes no condition on an exhausted pool: `chain.external`)."""
@@ -48,7 +54,7 @@ def pending(claims: Mapping[str, IPClaim]) -> list[IPClaim]:
     ]
 
 
-def gather(kube: Kube, claims: Mapping[str, IPClaim]) -> tuple[Unanswered, ...]:
+def gather(kube: Kube, claims: Mapping[str, IPClaim], now: datetime) -> tuple[Unanswered, ...]:
     """For each unanswered claim: GET its pool, and the pool's Cluster when it names one."""
     found: list[Unanswered] = []
     for claim in pending(claims):
@@ -60,6 +66,9 @@ def gather(kube: Kube, claims: Mapping[str, IPClaim]) -> tuple[Unanswered, ...]:
             continue
         if cluster and not capi.cluster_exists(kube, namespace, cluster):
             found.append(Unanswered(claim.metadata.name, namespace, pool, cluster))
+        elif cluster and _age(claim.metadata.creation_timestamp, now) >= FRESH_SECONDS:
+            notes = bool(claim.metadata.annotations)
+            found.append(Unanswered(claim.metadata.name, namespace, pool, cluster, True, notes))
     return tuple(found)
 
 
@@ -88,10 +97,17 @@ def _age(created: str | None, now: datetime) -> float:
         return float("inf")
 
 
-def decide(host: BareMetalHost, unanswered: tuple[Unanswered, ...]) -> tuple[RecordEvent, ...]:
-    """Pure: one Warning per claim, naming the pool and what is missing."""
-    ref, events = HostRef.of(host), list[RecordEvent]()
+def decide(
+    host: BareMetalHost, unanswered: tuple[Unanswered, ...], now: datetime
+) -> tuple[Action, ...]:
+    """Pure: one Warning per claim, naming the pool and what is missing; a nudge for a claim
+    whose pool's Cluster exists now."""
+    ref, events = HostRef.of(host), list[Action]()
     for u in unanswered:
+        if u.nudge:
+            at = now.strftime("%Y-%m-%dT%H:%M:%SZ")
+            events.append(NudgeClaim(u.namespace, u.claim, ref, at, u.has_annotations))
+            continue
         if u.external:
             message = (
                 f"IPAddressClaim {u.namespace}/{u.claim} waits: no address and no failure from "
