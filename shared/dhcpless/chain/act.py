@@ -12,9 +12,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
-from dhcpless import keys
 from dhcpless.chain.actions import (
     Action,
     CreateIPAddressClaim,
@@ -23,16 +21,27 @@ from dhcpless.chain.actions import (
     LendClaim,
     NudgeClaim,
     RecordEvent,
-    RecordPreAllocation,
     ReleaseHost,
     WriteSecret,
+)
+from dhcpless.chain.objects import capi_claim_object, claim_object, secret_object
+from dhcpless.chain.patches import (
+    NAME_PATH,
+    PAUSE_PATH,
+    RELEASED_AT_PATH,
+    lend_patch,
+    nudge_patch,
+    release_patch,
 )
 from dhcpless.errors import AlreadyExists, Gone, Transient
 from dhcpless.kube import capm3, recorder
 from dhcpless.kube.client import Kube
-from dhcpless.kube.refs import HostRef
-from dhcpless.models import BareMetalHost, IPAddressClaim, IPClaim, Secret
+from dhcpless.models import BareMetalHost
 from dhcpless.web import Settings
+
+__all__ = ["NAME_PATH", "PAUSE_PATH", "RELEASED_AT_PATH", "act", "perform"]
+__all__ += ["capi_claim_object", "claim_object", "lend_patch", "nudge_patch", "release_patch"]
+__all__ += ["secret_object"]
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +82,6 @@ def _summary(action: Action) -> str:
             return f"{action.reason.severity} {action.reason}: {action.message}"
         case DeleteIPClaim():
             return f"delete claim {action.namespace}/{action.name}"
-        case RecordPreAllocation():
-            return f"pre-allocate {action.address} to {action.claim} in pool {action.pool}"
         case CreateIPAddressClaim():
             return f"claim {action.namespace}/{action.name} from {action.kind} {action.pool}"
         case LendClaim():
@@ -102,8 +109,6 @@ def perform(action: Action, kube: Kube, settings: Settings) -> bool:
         case DeleteIPClaim():
             with contextlib.suppress(Gone):
                 kube.delete_claim(action.namespace, action.name)
-        case RecordPreAllocation():
-            kube.patch_pool(action.namespace, action.pool, preallocation_patch(action))
         case LendClaim():
             capm3.patch_claim(kube, action.namespace, action.name, lend_patch(action))
         case NudgeClaim():
@@ -136,152 +141,3 @@ def _created(create: Callable[[], object]) -> bool:
     except AlreadyExists:
         return False
     return True
-
-
-def preallocation_patch(action: RecordPreAllocation) -> dict[str, Any]:
-    """A merge patch adding one pre-allocation; the resourceVersion makes it conditional (409)."""
-    return {
-        "metadata": {"resourceVersion": action.resource_version},
-        "spec": {"preAllocations": {action.claim: action.address}},
-    }
-
-
-def lend_patch(action: LendClaim) -> list[dict[str, Any]]:
-    """The owners as read plus the Metal3Data (not as controller: CAPM3 checks only the UID,
-    `addressFromM3Claim`), guarded by the resourceVersion the decision read."""
-    data = {
-        "apiVersion": f"{keys.CAPM3_GROUP}/{keys.CAPM3_VERSION}",
-        "kind": "Metal3Data",
-        "name": action.data_name,
-        "uid": action.data_uid,
-    }
-    owners = [o.model_dump(by_alias=True, exclude_none=True) for o in action.owners]
-    return [
-        {"op": "test", "path": "/metadata/resourceVersion", "value": action.resource_version},
-        {"op": "add", "path": "/metadata/ownerReferences", "value": [*owners, data]},
-    ]
-
-
-def nudge_patch(action: NudgeClaim) -> list[dict[str, Any]]:
-    """`keys.NUDGED_ANNOTATION` = when (JSON patch cannot add into an absent map)."""
-    if not action.has_annotations:
-        value = {keys.NUDGED_ANNOTATION: action.at}
-        return [{"op": "add", "path": "/metadata/annotations", "value": value}]
-    path = f"/metadata/annotations/{_escape(keys.NUDGED_ANNOTATION)}"
-    return [{"op": "add", "path": path, "value": action.at}]
-
-
-def _escape(key: str) -> str:
-    """JSON pointer escaping (RFC 6901) for annotation keys containing `/`."""
-    return key.replace("~", "~0").replace("/", "~1")
-
-
-PAUSE_PATH = f"/metadata/annotations/{_escape(keys.PAUSED_ANNOTATION)}"
-NAME_PATH = "/spec/preprovisioningNetworkDataName"
-RELEASED_AT_PATH = f"/metadata/annotations/{_escape(keys.RELEASED_AT_ANNOTATION)}"
-
-
-def release_patch(action: ReleaseHost, released_at: str | None = None) -> list[dict[str, Any]]:
-    """One request: it neither removes a pause someone else changed nor overwrites their name.
-
-    Setting the name tests the resourceVersion we decided on (JSON patch cannot test absence);
-    keeping a user's name tests that it is still that name. Both test our pause value.
-    `released_at` (RFC 3339) is recorded in the same request, for hang detection (resync).
-    It writes no label: a host is never "done" (CAPM3 may borrow its claims after any
-    re-provisioning, `chain.lifecycle`), and a labels map written whole would drop labels
-    someone added since we read the host (issue 14, finding 6).
-    """
-    stamp = [{"op": "add", "path": RELEASED_AT_PATH, "value": released_at}]
-    guard = (
-        [{"op": "test", "path": "/metadata/resourceVersion", "value": action.resource_version}]
-        if action.set_name
-        else [{"op": "test", "path": NAME_PATH, "value": action.secret_name}]
-    )
-    write_name = [{"op": "add", "path": NAME_PATH, "value": action.secret_name}]
-    return [
-        {"op": "test", "path": PAUSE_PATH, "value": keys.PREPROVISIONING_PAUSE},
-        *guard,
-        *(write_name if action.set_name else []),
-        {"op": "remove", "path": PAUSE_PATH},
-        *(stamp if released_at is not None else []),
-    ]
-
-
-def _uid(host: HostRef) -> dict[str, str]:
-    """`keys.HOST_UID_ANNOTATION`: identity where no ownerReference can carry it."""
-    return {keys.HOST_UID_ANNOTATION: host.uid} if host.uid else {}
-
-
-def _labels(host: HostRef) -> dict[str, str]:
-    return {
-        keys.HOST_LABEL: host.name,
-        keys.HOST_NAMESPACE_LABEL: host.namespace,
-        keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE,
-    }
-
-
-def _owner(host: HostRef, namespace: str) -> list[dict[str, Any]]:
-    """Owner reference to the host, only when in the same namespace (a cross-namespace owner
-    reference reads as a missing owner and gets the object garbage-collected). Not a controller
-    reference: we do not control the claim's lifecycle the way IPAM and CAPM3 do, and CAPM3
-    refuses `<bmh>-<pool>` claims it does not own anyway (metal3.md §c.2), whatever we set."""
-    if namespace != host.namespace or not host.uid:
-        return []
-    return [{"apiVersion": host.api_version, "kind": host.kind, "name": host.name, "uid": host.uid}]
-
-
-def claim_object(action: CreateIPClaim) -> IPClaim:
-    meta: dict[str, Any] = {
-        "name": action.name, "namespace": action.namespace, "labels": _labels(action.host),
-        "annotations": _uid(action.host),
-    }  # fmt: skip
-    if action.pools:  # what ipclaim-fulfilment's short path needs to count addresses
-        meta["annotations"] |= {
-            keys.CLAIM_TEMPLATE_ANNOTATION: action.template,
-            keys.CLAIM_POOLS_ANNOTATION: ",".join(action.pools),
-        }
-    return IPClaim.model_validate(
-        {
-            "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},
-            "spec": {"pool": {"name": action.pool, "namespace": action.namespace}},
-        }
-    )
-
-
-def capi_claim_object(action: CreateIPAddressClaim) -> IPAddressClaim:
-    """Owned by the host (released with it by garbage collection), our labels, no finalizer."""
-    meta = {
-        "name": action.name, "namespace": action.namespace, "labels": _labels(action.host),
-        "annotations": _uid(action.host),
-    }  # fmt: skip
-    pool = {"apiGroup": action.api_group, "kind": action.kind, "name": action.pool}
-    return IPAddressClaim.model_validate(
-        {
-            "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},
-            "spec": {"poolRef": pool},
-        }
-    )
-
-
-def secret_object(action: WriteSecret, settings: Settings | None = None) -> Secret:
-    labels = {
-        **_labels(action.host),
-        keys.BMO_SECRET_LABEL: keys.BMO_SECRET_LABEL_VALUE,
-        keys.WRITER_RELEASES_LABEL: keys.WRITER_RELEASES_VALUE,
-    }
-    meta: dict[str, Any] = {"name": action.name, "namespace": action.namespace, "labels": labels}
-    annotations: dict[str, str] = _uid(action.host)
-    if action.data_format is not keys.NetworkDataFormat.OPENSTACK:
-        annotations[keys.NETWORK_DATA_FORMAT_ANNOTATION] = action.data_format.value
-    if annotations:
-        meta["annotations"] = annotations
-    data = {keys.NETWORK_DATA_KEY: Secret.encode(action.network_data)}
-    if action.nmstate is not None:
-        data[keys.NMSTATE_KEY] = Secret.encode(action.nmstate)
-    return Secret.model_validate(
-        {
-            "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},
-            "type": "Opaque",
-            "data": data,
-        }
-    )

@@ -71,17 +71,6 @@ class DeleteIPClaim:
 
 
 @dataclass(frozen=True, slots=True)
-class RecordPreAllocation:
-    """Merge `preAllocations[claim] = address` into an IPPool, guarded by `resource_version`."""
-
-    namespace: str
-    pool: str
-    claim: str
-    address: str
-    resource_version: str
-
-
-@dataclass(frozen=True, slots=True)
 class CreateIPAddressClaim:
     """Claim from an external (CAPI IPAM) pool: `<host>-<pool>`, `spec.poolRef` = the template's
     reference, in the pool's namespace (metal3.md §c.5)."""
@@ -126,7 +115,6 @@ Action = (
     | ReleaseHost
     | RecordEvent
     | DeleteIPClaim
-    | RecordPreAllocation
     | CreateIPAddressClaim
     | LendClaim
     | NudgeClaim

@@ -15,7 +15,6 @@ import yaml
 
 from dhcpless import keys, render
 from dhcpless.chain import external, formats, identity, netcheck
-from dhcpless.chain.act import secret_object
 from dhcpless.chain.actions import (
     Action,
     CreateIPAddressClaim,
@@ -27,6 +26,7 @@ from dhcpless.chain.actions import (
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.lookup import Found, Problem
 from dhcpless.chain.netcheck import problem as secret_problem
+from dhcpless.chain.objects import secret_object
 from dhcpless.keys import NetworkDataFormat
 from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
