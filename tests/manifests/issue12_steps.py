@@ -74,3 +74,22 @@ def gated(sandbox: SandboxServer, ping: Callable[[], int]) -> bool:
     with sandbox.api_client() as admin:
         events = e2e.host_events(admin, "gated-0")
     return any(reason == "ClaimUnanswered" and "c9" in message for _, reason, message in events)
+
+
+def external_twice(sandbox: SandboxServer, ping: Callable[[], int]) -> bool:
+    """A waiting host on an external pool, its event delivered twice, then a resync tick:
+    each create after the first finds the IPAddressClaim and GETs it (it is the host's own)."""
+    reference = "metal3datatemplates.infrastructure.cluster.x-k8s.io/tmpl-ext"
+    with sandbox.api_client() as admin:
+        scenario.create(admin, objects.host("ext-9", template=reference))
+        stored = CustomObjects(admin, keys.BMO_GROUP, keys.BMO_VERSION).get(
+            "baremetalhosts", objects.NS, "ext-9"
+        )
+    with sandbox.api_client(token=e2e.IDENTITIES["host-registration"]) as api:
+        app = registration_app(Kube(api)).test_client()
+        for _ in range(2):
+            assert e2e.deliver(app, EventType.RESOURCE_UPDATE, stored or {}) == (204, "")
+    assert ping() == 204
+    with sandbox.api_client() as admin:
+        events = e2e.host_events(admin, "ext-9")
+    return not any(reason == "ClaimConflict" for _, reason, _ in events)

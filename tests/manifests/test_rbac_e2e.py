@@ -150,6 +150,7 @@ def audit() -> Iterator[list[object]]:
         assert issue8_steps.hand_written_secret(sandbox)
         assert issue12_steps.redelivered(sandbox, "tiny-2", "tiny")
         assert issue12_steps.gated(sandbox, lambda: _ping(sandbox))
+        assert issue12_steps.external_twice(sandbox, lambda: _ping(sandbox))
         assert issue12_steps.lent_by_resync(
             sandbox, "late-annotation", "pool4", lambda: _ping(sandbox)
         )

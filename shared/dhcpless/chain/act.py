@@ -34,7 +34,7 @@ from dhcpless.chain.patches import (
     release_patch,
 )
 from dhcpless.errors import AlreadyExists, Gone, Transient
-from dhcpless.kube import capm3, recorder
+from dhcpless.kube import capi, capm3, recorder
 from dhcpless.kube.client import Kube
 from dhcpless.models import BareMetalHost
 from dhcpless.web import Settings
@@ -99,7 +99,10 @@ def perform(action: Action, kube: Kube, settings: Settings) -> bool:
                 _check_existing(action, kube, settings)
             return created
         case CreateIPAddressClaim():
-            return _created(lambda: kube.create_capi_claim(capi_claim_object(action)))
+            created = _created(lambda: kube.create_capi_claim(capi_claim_object(action)))
+            if not created:
+                _check_existing(action, kube, settings)
+            return created
         case WriteSecret():
             return _created(lambda: kube.create_secret(secret_object(action, settings)))
         case ReleaseHost():
@@ -121,16 +124,23 @@ def perform(action: Action, kube: Kube, settings: Settings) -> bool:
     return True
 
 
-def _check_existing(action: CreateIPClaim, kube: Kube, settings: Settings) -> None:
+def _check_existing(
+    action: CreateIPClaim | CreateIPAddressClaim, kube: Kube, settings: Settings
+) -> None:
     """A claim under our name was there: ours (a redelivery) is done; another host's, or one
     being deleted, is a Warning, never a success (DESIGN §3 "identity", `chain.identity`)."""
     from dhcpless.chain import identity  # identity builds RecordEvents: no import cycle
 
+    kind = "IPClaim" if isinstance(action, CreateIPClaim) else "IPAddressClaim"
     try:
-        existing = kube.get_claim(action.namespace, action.name)
+        existing = (
+            kube.get_claim(action.namespace, action.name)
+            if isinstance(action, CreateIPClaim)
+            else capi.get_capi_claim(kube, action.namespace, action.name)
+        )
     except Gone:
-        raise Transient(f"IPClaim {action.namespace}/{action.name} there, then gone") from None
-    refused = identity.refusal(action.host, "IPClaim", existing.metadata)
+        raise Transient(f"{kind} {action.namespace}/{action.name} there, then gone") from None
+    refused = identity.refusal(action.host, kind, existing.metadata)
     if refused is not None:
         perform(refused, kube, settings)
 
