@@ -26,6 +26,7 @@ from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.observer import Observer
 from dhcpless.sandbox.runner import FunctionService, WSGIApp
 from dhcpless.sandbox.stall_watch import StallWatch
+from dhcpless.sandbox.wire import WireWatch, bmo_machines
 from dhcpless.sandbox.world import World, WorldSettings
 
 _POLL = 0.25
@@ -162,6 +163,7 @@ _VIOLATIONS = (
     "overwritten_network_data_names",
     "unpaused_without_valid_data",
     "silent_stalls",
+    "duplicate_on_wire",
 )
 
 
@@ -173,6 +175,8 @@ def _run(world: World, chaos: Chaos, hosts: int, started: float) -> dict[str, An
     observer.start()
     stalls = StallWatch(api, NAMESPACE, bound=stall_bound(hosts))  # paused, and nobody says why
     stalls.start()
+    wire = WireWatch(api, NAMESPACE, bmo_machines(world.bmo.wire, NAMESPACE))
+    wire.start()  # what glean configured on the running ramdisks: two on one address?
     try:
         create(api, objects[:1])
         client.CoreV1Api(api).create_namespaced_secret(
@@ -187,6 +191,7 @@ def _run(world: World, chaos: Chaos, hosts: int, started: float) -> dict[str, An
     finally:
         observer.stop()
         stalls.stop()
+        wire.stop()
         tally.add()
     return (
         summary
@@ -194,6 +199,7 @@ def _run(world: World, chaos: Chaos, hosts: int, started: float) -> dict[str, An
         | {
             "leaked_objects": leaked,
             "silent_stalls": stalls.count(),
+            "duplicate_on_wire": wire.count(),
             "deleted_hosts": deleted,
             "foreign_hosts": len(foreign),
             "seed": chaos.settings.seed,

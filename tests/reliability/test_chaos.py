@@ -35,6 +35,7 @@ VIOLATIONS = (
     "overwritten_network_data_names",
     "unpaused_without_valid_data",
     "silent_stalls",
+    "duplicate_on_wire",
 )
 
 
