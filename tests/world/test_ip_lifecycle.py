@@ -27,6 +27,7 @@ from dhcpless.chain import stalls
 from dhcpless.demo_inventory import POOL, create, inventory
 from dhcpless.sandbox.capm3 import CAPM3Controller, data_name
 from dhcpless.sandbox.custom_objects import CustomObjects
+from dhcpless.sandbox.wire import duplicates
 from dhcpless.sandbox.world import World, WorldSettings
 from tests.world.conftest import eventually
 
@@ -88,6 +89,12 @@ def test_capm3_borrows_the_address_for_the_hosts_whole_life(
         assert eventually(lambda: set(capm3.deployed) == set(names), timeout=60)
         booted = {n: _booted_with(api, n) for n in names}
         assert {n: capm3.deployed[n][POOL] for n in names} == booted
+        ramdisks = {n: world.bmo.wire[(NS, n)] for n in names}  # what glean configured
+        assert {n: tuple(a.split("/")[0] for a in ips) for n, ips in ramdisks.items()} == {
+            n: (ip,) for n, ip in booted.items()
+        }
+        deployed = {n: tuple(capm3.deployed[n].values()) for n in names}
+        assert duplicates(ramdisks, set(names)) == duplicates(deployed, set(names)) == set()
         assert all(_owners(api, n) == ["BareMetalHost", "Metal3Data"] for n in names)
         assert capm3.claimed == set()  # it never made a claim of its own
         capm3.deprovision(NS, "host-000")  # the Metal3Data goes; the host's claim stays
