@@ -3,10 +3,9 @@
 For a host paused with exactly `metal3.io/preprovisioning` and no network data name: find its
 template and create one IPClaim per pool (a template without pools is rendered at once). For a
 host paused for us whose name the user already set: release it once that Secret is valid, or
-say why not. A host we released that reaches `available` gets the IP lifecycle step
-(`chain.lifecycle`: common-pool claims deleted, optionally pre-allocated first; decoupled ones
-kept unless opted in; settings read once from the environment in `create_app`). Every other
-host is left alone: no API call beyond the event, no write.
+say why not. A host we released that CAPM3 associated with a Metal3Machine gets the IP
+lifecycle step (`chain.lifecycle`): our claims are lent to CAPM3's Metal3Data, never deleted.
+Every other host is left alone: no API call beyond the event, no write.
 """
 
 from __future__ import annotations
@@ -31,26 +30,13 @@ log = logging.getLogger(__name__)
 NAME = FunctionName.HOST_REGISTRATION
 
 
-def create_app(
-    kube: Kube | None = None,
-    settings: Settings | None = None,
-    ips: lifecycle.LifecycleSettings | None = None,
-) -> Flask:
-    """`ips` None: the IP lifecycle opt-ins are read from the environment, once, here."""
-    ips = ips or lifecycle.LifecycleSettings.from_environment()
-    settings = settings or Settings(release_decoupled=ips.release_decoupled)
-    log.info("host-registration: %s", ips)
-    kube = kube or from_environment()
-    handler = functools.partial(handle, kube=kube, settings=settings, ips=ips)
+def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
+    settings = settings or Settings()
+    handler = functools.partial(handle, kube=kube or from_environment(), settings=settings)
     return create_function_app(NAME, handler, settings)
 
 
-def handle(
-    cloudevent: BaseCloudEvent,
-    kube: Kube,
-    settings: Settings,
-    ips: lifecycle.LifecycleSettings | None = None,
-) -> None:
+def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
     event = edge.event_about(cloudevent, "BareMetalHost")
     seen = edge.current(event, BareMetalHost, kube.get_host, delete_needs_object=False)
     if lifecycle.done(seen):  # without the source's selector: still no read (README)
@@ -59,8 +45,8 @@ def handle(
     if event.operation is not Operation.DELETE and slipped.slipped(seen):  # one Warning
         slipped.record(kube, kube.get_host(seen.namespace, seen.name), settings)
         return
-    if event.operation is not Operation.DELETE and lifecycle.pre_provisioning_over(seen):
-        release_claims(kube, seen, settings, ips or lifecycle.LifecycleSettings())
+    if event.operation is not Operation.DELETE and lifecycle.lendable(seen):
+        lend_claims(kube, seen, settings)
         return
     if event.operation is Operation.DELETE or not gate(seen).ours:
         log.info("host %s/%s: %s, nothing to do", seen.namespace, seen.name, gate(seen))
@@ -69,13 +55,11 @@ def handle(
     act(decide(state.gather_registration(kube, host)), kube, settings, host)
 
 
-def release_claims(
-    kube: Kube, seen: BareMetalHost, settings: Settings, ips: lifecycle.LifecycleSettings
-) -> None:
-    """Re-read (events are hints), then the IP lifecycle step for an available host."""
+def lend_claims(kube: Kube, seen: BareMetalHost, settings: Settings) -> None:
+    """Re-read (events are hints), then lend our claims to the host's Metal3Data."""
     host = kube.get_host(seen.namespace, seen.name)
-    if lifecycle.pre_provisioning_over(host):
-        act(lifecycle.decide(lifecycle.gather(kube, host, ips), ips), kube, settings, host)
+    if lifecycle.lendable(host):
+        act(lifecycle.decide(lifecycle.gather(kube, host)), kube, settings, host)
 
 
 def decide(current: state.RegistrationState) -> Actions:

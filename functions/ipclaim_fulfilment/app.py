@@ -23,11 +23,10 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
 from dhcpless import events
-from dhcpless.chain import edge, external, fastpath, heal, state
+from dhcpless.chain import edge, external, fastpath, heal, reclaim, state
 from dhcpless.chain.act import act
 from dhcpless.chain.decide import Actions
 from dhcpless.chain.gate import Gate, gate
-from dhcpless.chain.lifecycle import release_decoupled
 from dhcpless.errors import Gone
 from dhcpless.events import Operation
 from dhcpless.keys import FunctionName
@@ -41,8 +40,7 @@ host_of = heal.host_of
 
 
 def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
-    """`settings` None: `release_decoupled` is read from the environment, once, here."""
-    settings = settings or Settings(release_decoupled=release_decoupled())
+    settings = settings or Settings()
     handler = functools.partial(handle, kube=kube or from_environment(), settings=settings)
     return create_function_app(NAME, handler, settings)
 
@@ -62,7 +60,7 @@ def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
         log.info("IPClaim %s/%s: not ours, nothing to do", *_where(claim))
         return
     if event.operation is Operation.DELETE:
-        redrive(kube, owner, settings)
+        redrive(kube, owner, settings, claim)
         return
     if claim.status.address is None and not claim.status.error_message:
         # IPAM's own steps (the add, its finalizer): nothing to render or report yet, no read
@@ -107,14 +105,19 @@ def on_capi_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) 
         act(decide(current), kube, settings, host)
 
 
-def redrive(kube: Kube, owner: tuple[str, str], settings: Settings) -> None:
-    """A claim of ours is gone: a host still waiting claims again (missing claims only)."""
+def redrive(
+    kube: Kube, owner: tuple[str, str], settings: Settings, gone: IPClaim | None = None
+) -> None:
+    """A claim of ours is gone: a host still waiting claims again (missing claims only); a
+    released host whose own claim it was claims it again at once (`chain.reclaim`)."""
     try:
         host = kube.get_host(*owner)
     except Gone:
         return
     if gate(host) is Gate.WAITING:
         act(state.decide_registration(state.gather_registration(kube, host)), kube, settings, host)
+    elif gone is not None and reclaim.released(host):
+        act(reclaim.decide(host, gone), kube, settings, host)
 
 
 def decide(current: state.FulfilmentState) -> Actions:

@@ -21,10 +21,9 @@ from flask import Flask
 
 from dhcpless import events
 from dhcpless.chain import decide as chain_decide
-from dhcpless.chain import hang, lookup, repause, slipped, state
+from dhcpless.chain import hang, lifecycle, lookup, repause, slipped, stalls, state
 from dhcpless.chain.act import act
 from dhcpless.chain.gate import Gate, gate, secret_name
-from dhcpless.chain.lifecycle import release_decoupled
 from dhcpless.errors import DhcplessError
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment, namespaces
@@ -42,7 +41,7 @@ def create_app(
     resync: ResyncSettings | None = None,
 ) -> Flask:
     """`resync` None: read from the environment once, here (see `settings`)."""
-    settings = settings or Settings(release_decoupled=release_decoupled())
+    settings = settings or Settings()
     resync = resync or ResyncSettings.from_environment()
     log.info("resync: namespace %s, hang after %gs", resync.namespace, resync.hang_seconds)
     handler = functools.partial(
@@ -58,12 +57,15 @@ def handle(
     now = datetime.now(UTC)
     hosts = [h for ns in watched_namespaces(kube, resync) for h in kube.list_hosts(ns)]
     paused = [h for h in hosts if gate(h).ours]
+    lent = [h for h in hosts if lifecycle.lendable(h)]
     hung = [h for h in hosts if hang.hanging(h, now, resync.hang_seconds)]
     log.info("resync: %d host(s) paused for us, %d hanging", len(paused), len(hung))
     for host in paused:
         _guarded(reconcile, kube, host, settings)
     for host in filter(slipped.slipped, hosts):  # one Warning each (deduplicated by name)
         _guarded(slipped.record, kube, host, settings)
+    for host in lent:  # the lifecycle step too: its BareMetalHost event may have been lost
+        _guarded(lend, kube, host, settings)
     for host in hung:
         _guarded(
             functools.partial(report_hang, threshold=resync.hang_seconds), kube, host, settings
@@ -99,10 +101,19 @@ def reconcile(kube: Kube, host: BareMetalHost, settings: Settings) -> None:
     current = state.gather_fulfilment(kube, host)
     if current is not None:
         act(state.decide_fulfilment(current, retry_failed=True), kube, settings, host)
+        now = datetime.now(UTC)  # never answered: say why, or nudge IPAM (a tick)
+        unanswered = stalls.gather(kube, current.claims, now)
+        unanswered += stalls.external_pending(current.outside, now)
+        act(stalls.decide(host, unanswered, now), kube, settings, host)
     secret = lookup.secret_or_none(kube, host.namespace, secret_name(host))
     if secret is not None:
         fresh = kube.get_host(host.namespace, host.name)
         act(chain_decide.decide_release(fresh, secret), kube, settings, fresh)
+
+
+def lend(kube: Kube, host: BareMetalHost, settings: Settings) -> None:
+    """Lend the host's claims to its Metal3Data (`chain.lifecycle`); nothing when lent."""
+    act(lifecycle.decide(lifecycle.gather(kube, host)), kube, settings, host)
 
 
 def report_hang(kube: Kube, host: BareMetalHost, settings: Settings, threshold: float) -> None:

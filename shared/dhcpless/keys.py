@@ -103,6 +103,14 @@ class ProvisioningState(StrEnum):
 HOST_NAMESPACE_LABEL: Final = "dhcpless.metal3.io/host-namespace"
 """On IPClaims we create: the namespace of the BareMetalHost (claims live in the pool's)."""
 
+NUDGED_ANNOTATION: Final = "dhcpless.metal3.io/nudged-at"
+"""On a claim of ours IPAM left unanswered while its pool waited for its Cluster: written once
+the Cluster exists, so IPAM (which does not watch Clusters) reconciles the pool again."""
+
+HOST_UID_ANNOTATION: Final = "dhcpless.metal3.io/host-uid"
+"""On everything we create: the UID of the host it serves (`chain.identity`). Needed where an
+ownerReference cannot carry it (an object in another namespace than the host)."""
+
 
 # --- appended by pre-unpause validation and nmstate output (render) -----------------------
 class OpenStackNetworkType(StrEnum):
@@ -165,15 +173,6 @@ SERVICE_ACCOUNT_NAMESPACE_FILE: Final = "/var/run/secrets/kubernetes.io/servicea
 
 
 # --- appended by the IP lifecycle, self-healing and external IPAM (issue 6) -----------------
-RECORD_PREALLOCATION_ENV: Final = "DHCPLESS_RECORD_PREALLOCATION"
-"""host-registration, opt-in ("true"): before deleting a common-pool claim, write its address
-into the IPPool's `preAllocations[<bmh>-<pool>]`, so CAPM3's claim gets the same address."""
-
-RELEASE_DECOUPLED_ENV: Final = "DHCPLESS_RELEASE_DECOUPLED_ON_AVAILABLE"
-"""host-registration, opt-in ("true"): also release decoupled-pool claims (pools without
-`clusterName`) when the host becomes available. Risk: a later re-inspection, cleaning or
-deployment boots the ramdisk with an address that may by then belong to another host."""
-
 CAPM3_DATA_FINALIZER: Final = "metal3data.infrastructure.cluster.x-k8s.io"
 CAPM3_DATA_NAME_LABEL: Final = "infrastructure.cluster.x-k8s.io/data-name"
 CAPM3_POOL_NAME_LABEL: Final = "infrastructure.cluster.x-k8s.io/pool-name"
@@ -183,14 +182,10 @@ CAPI_IPAM_VERSION: Final = "v1beta1"
 
 # --- appended by performance (issue 8) ---------------------------------------------------------
 DONE_LABEL: Final = "dhcpless.metal3.io/done"
-"""On a host whose pre-provisioning, IP lifecycle step included, needs nothing more from us; set
-in the release patch when no claim will be released at `available`. The BareMetalHost source
-selects hosts without it, so a fleet at rest invokes no function (README "Performance")."""
+"""Set by earlier versions on hosts they thought needed nothing more; no longer written (CAPM3
+may borrow a host's claims after any re-provisioning: `chain.lifecycle`). The BareMetalHost
+source still leaves such hosts out; resync looks at them (README "Performance")."""
 DONE_VALUE: Final = "true"
-
-RELEASED_AT_AVAILABLE_ANNOTATION: Final = "dhcpless.metal3.io/released-at-available"
-"""On the Secret we write: the pools (comma-separated, empty for none) whose claims the IP
-lifecycle step will release when the host becomes `available`; read when releasing the host."""
 
 CLAIM_TEMPLATE_ANNOTATION: Final = "dhcpless.metal3.io/template"
 """On the IPClaims we create: the template they were created from (`TemplateRef` as text)."""

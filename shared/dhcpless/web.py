@@ -39,9 +39,6 @@ class Settings(BaseModel):
     """`reportingComponent` / `source.component` of the core/v1 Events we record."""
     record_events: bool = True
     """Write core/v1 Events on hosts; off only for tests that count writes."""
-    release_decoupled: bool = False
-    """`keys.RELEASE_DECOUPLED_ENV`, for the Secret we write: with it, decoupled-pool claims are
-    released at `available` too, so the release must not mark the host done."""
 
 
 def create_function_app(name: FunctionName, handler: Handler, settings: Settings) -> Flask:

@@ -70,6 +70,7 @@ RESOURCES: Mapping[str, tuple[str, str, str]] = {
     "IPAddress": (keys.IPAM_GROUP, keys.IPAM_VERSION, "ipaddresses"),
     "Metal3DataTemplate": (keys.CAPM3_GROUP, keys.CAPM3_VERSION, "metal3datatemplates"),
     "Metal3MachineTemplate": (keys.CAPM3_GROUP, keys.CAPM3_VERSION, "metal3machinetemplates"),
+    "Metal3Data": (keys.CAPM3_GROUP, keys.CAPM3_VERSION, "metal3datas"),
     "Metal3PreprovisioningDataTemplate": (
         keys.CAPM3_GROUP,
         keys.CAPM3_VERSION,

@@ -1,8 +1,8 @@
-"""IP lifecycle decisions (chain.lifecycle) and host-registration's cheap path for other hosts.
+"""IP lifecycle decisions (chain.lifecycle): claims are kept for the host's life and lent to
+CAPM3's Metal3Data, and host-registration's cheap path for other hosts.
 
-Pure tables: which hosts are past pre-provisioning (from the event's object alone), what
-happens to a claim per pool kind and opt-in, and how the opt-ins are read from the
-environment. Against the sandbox: an available host that is not ours costs no API request.
+Pure tables: which hosts are lendable (from the event's object alone) and what is lent to
+which Metal3Data. Against the sandbox: an available host that is not ours costs no request.
 """
 
 from __future__ import annotations
@@ -12,110 +12,84 @@ from typing import Any
 import pytest
 
 from dhcpless import keys
-from dhcpless.chain.actions import DeleteIPClaim, RecordEvent, RecordPreAllocation
-from dhcpless.chain.lifecycle import (
-    LifecycleSettings,
-    LifecycleState,
-    decide,
-    pre_provisioning_over,
-)
+from dhcpless.chain.actions import LendClaim, RecordEvent
+from dhcpless.chain.lifecycle import LendingState, decide, lendable
 from dhcpless.keys import EventType
 from dhcpless.kube.recorder import Reason
-from dhcpless.models import BareMetalHost, IPAddress, IPClaim, IPPool
+from dhcpless.models import BareMetalHost, IPClaim
+from dhcpless.models.capm3 import Metal3Data
 from tests.e2e import harness, objects
 
-RECORD = LifecycleSettings(record_preallocation=True)
-DECOUPLED = LifecycleSettings(release_decoupled=True)
-DEFAULT = LifecycleSettings()
 STAMP = {keys.RELEASED_AT_ANNOTATION: "2026-08-24T00:00:00Z"}
+M3M = {"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3Machine",
+       "name": "m3m-0", "namespace": objects.NS}  # fmt: skip
+HOST_OWNER = {"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost", "name": "h", "uid": "h1"}
 
 
-def _host(state: str, annotations: dict[str, str], pause: str | None = None) -> BareMetalHost:
+def _host(
+    annotations: dict[str, str], pause: str | None = None, consumer: dict[str, Any] | None = None
+) -> BareMetalHost:
     raw = objects.host("h", pause=pause)
     raw["metadata"]["annotations"] |= annotations
-    raw["status"] = {"provisioning": {"state": state}}
+    raw["metadata"]["uid"] = "h1"
+    if consumer is not None:
+        raw["spec"]["consumerRef"] = consumer
     return BareMetalHost.from_k8s(raw)
 
 
 @pytest.mark.parametrize(
-    ("host", "over"),
+    ("host", "expected"),
     [
-        pytest.param(_host("available", STAMP), True, id="released-and-available"),
-        pytest.param(_host("available", {}), False, id="never-released-by-us"),
-        pytest.param(_host("inspecting", STAMP), False, id="still-inspecting"),
-        pytest.param(_host("available", STAMP, keys.CAPM3_PAUSE), False, id="paused-again"),
+        pytest.param(_host(STAMP, consumer=M3M), True, id="released-and-associated"),
+        pytest.param(_host(STAMP), False, id="released-not-associated"),
+        pytest.param(_host({}, consumer=M3M), False, id="never-released-by-us"),
+        pytest.param(_host(STAMP, keys.PREPROVISIONING_PAUSE, M3M), False, id="paused-for-us"),
+        pytest.param(_host(STAMP, consumer={**M3M, "kind": "Other"}), False, id="other-consumer"),
     ],
 )
-def test_pre_provisioning_over(host: BareMetalHost, over: bool) -> None:
-    assert pre_provisioning_over(host) is over
+def test_lendable(host: BareMetalHost, expected: bool) -> None:
+    assert lendable(host) is expected
 
 
-def _pool(cluster: str | None, pre: dict[str, str] | None = None) -> IPPool:
-    raw: dict[str, Any] = {**objects.POOL4, "metadata": {**objects.POOL4["metadata"]}}
-    raw["metadata"]["resourceVersion"] = "7"
-    raw["spec"] = {**raw["spec"], "preAllocations": pre or {}}
-    if cluster:
-        raw["spec"]["clusterName"] = cluster
-    return IPPool.from_k8s(raw)
+def _claim(*owners: dict[str, str]) -> IPClaim:
+    return IPClaim.from_k8s(
+        {
+            "metadata": {"name": "h-pool4", "namespace": objects.NS, "resourceVersion": "7",
+                         "ownerReferences": list(owners)},
+            "spec": {"pool": {"name": "pool4"}},
+        }
+    )  # fmt: skip
 
 
-CLAIM = IPClaim.from_k8s(
-    {
-        "metadata": {"name": "h-pool4", "namespace": objects.NS},
-        "spec": {"pool": {"name": "pool4"}},
-        "status": {"address": {"name": "pool4-192-168-10-10"}},
-    }
-)
-ADDRESS = IPAddress.from_k8s(
-    {"metadata": {"name": "pool4-192-168-10-10"}, "spec": {"address": "192.168.10.10"}}
-)
+def _data(uid: str) -> Metal3Data:
+    return Metal3Data.from_k8s(
+        {"metadata": {"name": f"d-{uid}", "uid": uid}, "spec": {"claim": {"name": "m3m-0"}}}
+    )
 
 
-def _state(pool: IPPool | None, address: IPAddress | None = None) -> LifecycleState:
-    pools = {} if pool is None else {"pool4": pool}
-    found = {} if address is None else {"pool4": address}
-    return LifecycleState(_host("available", STAMP), {"pool4": CLAIM}, pools, found)
+DATA_OWNER = {"apiVersion": "x/v1", "kind": "Metal3Data", "name": "d-d1", "uid": "d1"}
 
 
 @pytest.mark.parametrize(
-    ("state", "settings", "expected"),
+    ("claim", "data", "lent_to"),
     [
-        pytest.param(_state(_pool("c1")), DEFAULT, ["delete"], id="common-pool-released"),
-        pytest.param(
-            _state(_pool("c1"), ADDRESS), RECORD, ["record", "delete"], id="common-pool-recorded"
-        ),
-        pytest.param(_state(_pool(None)), DEFAULT, [], id="decoupled-pool-kept"),
-        pytest.param(_state(_pool(None)), DECOUPLED, ["delete"], id="decoupled-opted-in"),
-        pytest.param(_state(None), DEFAULT, ["delete"], id="pool-gone-released"),
+        pytest.param(_claim(HOST_OWNER), (), [], id="no-metal3data-yet"),
+        pytest.param(_claim(HOST_OWNER), (_data("d1"),), ["d1"], id="lent"),
+        pytest.param(_claim(HOST_OWNER, DATA_OWNER), (_data("d1"),), [], id="lent-already"),
+        pytest.param(_claim(HOST_OWNER, DATA_OWNER), (_data("d2"),), ["d2"], id="new-metal3data"),
     ],
 )
-def test_decide(state: LifecycleState, settings: LifecycleSettings, expected: list[str]) -> None:
-    actions = decide(state, settings)
-    kinds = [
-        "record" if isinstance(a, RecordPreAllocation) else "delete"
-        for a in actions
-        if isinstance(a, RecordPreAllocation | DeleteIPClaim)
-    ]
-    assert kinds == expected
-    events = [a.reason for a in actions if isinstance(a, RecordEvent)]
-    assert events.count(Reason.CLAIM_RELEASED) == expected.count("delete")
-    records = [a for a in actions if isinstance(a, RecordPreAllocation)]
-    assert [(r.claim, r.address, r.resource_version) for r in records] == [
-        ("h-pool4", "192.168.10.10", "7")
-    ] * expected.count("record")
-
-
-@pytest.mark.parametrize(
-    ("env", "expected"),
-    [
-        pytest.param({}, DEFAULT, id="nothing-set"),
-        pytest.param({keys.RECORD_PREALLOCATION_ENV: "true"}, RECORD, id="record"),
-        pytest.param({keys.RELEASE_DECOUPLED_ENV: " Yes "}, DECOUPLED, id="release-decoupled"),
-        pytest.param({keys.RECORD_PREALLOCATION_ENV: "no"}, DEFAULT, id="explicit-no"),
-    ],
-)
-def test_settings_from_environment(env: dict[str, str], expected: LifecycleSettings) -> None:
-    assert LifecycleSettings.from_environment(env) == expected
+def test_decide_lends_once_per_metal3data(
+    claim: IPClaim, data: tuple[Metal3Data, ...], lent_to: list[str]
+) -> None:
+    host = _host(STAMP, consumer=M3M)
+    actions = decide(LendingState(host, {"pool4": claim}, data))
+    lends = [a for a in actions if isinstance(a, LendClaim)]
+    assert [a.data_uid for a in lends] == lent_to
+    assert all(a.owners == claim.metadata.owner_references for a in lends)
+    assert all(a.resource_version == "7" for a in lends)
+    reasons = [a.reason for a in actions if isinstance(a, RecordEvent)]
+    assert reasons == [Reason.CLAIM_LENT] * len(lent_to)
 
 
 def test_available_host_not_ours_costs_no_request() -> None:

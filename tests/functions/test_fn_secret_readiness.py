@@ -39,12 +39,24 @@ def world() -> Iterator[SandboxServer]:
         yield sandbox
 
 
-def secret(name: str, text: str | None, ours: bool = True) -> dict[str, Any]:
+def secret(
+    name: str, text: str | None, ours: bool = True, owner: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """`owner`: the stored host whose UID makes the Secret ours (`chain.identity`)."""
     labels = (
         {keys.HOST_LABEL: "host-0", keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE} if ours else {}
     )
     data = {} if text is None else {keys.NETWORK_DATA_KEY: Secret.encode(text)}
-    meta = {"name": name, "namespace": objects.NS, "labels": labels}
+    meta: dict[str, Any] = {"name": name, "namespace": objects.NS, "labels": labels}
+    if ours and owner is not None:
+        meta["ownerReferences"] = [
+            {
+                "apiVersion": owner["apiVersion"],
+                "kind": owner["kind"],
+                "name": owner["metadata"]["name"],
+                "uid": owner["metadata"]["uid"],
+            }
+        ]
     return {"apiVersion": "v1", "kind": "Secret", "metadata": meta, "data": data}
 
 
@@ -66,8 +78,8 @@ def host(sandbox: SandboxServer) -> BareMetalHost:
 def test_our_valid_secret_releases_the_host(
     world: SandboxServer, structured: bool, event_type: EventType
 ) -> None:
-    harness.put(world, objects.host())
-    stored = harness.put(world, secret(OURS, VALID))
+    owner = harness.put(world, objects.host())
+    stored = harness.put(world, secret(OURS, VALID, owner=owner))
     assert post(world, stored, type=event_type, structured=structured) == (204, "")
     released = host(world)
     assert keys.PAUSED_ANNOTATION not in released.annotations
@@ -106,8 +118,8 @@ def test_hosts_it_must_not_touch(
 
 
 def test_invalid_data_keeps_the_host_paused(world: SandboxServer) -> None:
-    harness.put(world, objects.host())
-    assert post(world, harness.put(world, secret(OURS, "links: 3"))) == (204, "")
+    owner = harness.put(world, objects.host())
+    assert post(world, harness.put(world, secret(OURS, "links: 3", owner=owner))) == (204, "")
     assert host(world).annotations[keys.PAUSED_ANNOTATION] == keys.PREPROVISIONING_PAUSE
     with world.api_client() as api:
         ((kind, reason, message),) = harness.host_events(api, "host-0")
@@ -211,7 +223,7 @@ def test_release_validates_the_secret(
 ) -> None:
     name = OURS if ours else "mine"
     before = harness.put(world, objects.host(data_name="" if ours else "mine"))
-    assert post(world, harness.put(world, secret(name, text, ours=ours))) == (204, "")
+    assert post(world, harness.put(world, secret(name, text, ours, before))) == (204, "")
     with world.api_client() as api:
         events = harness.host_events(api, "host-0")
     if expected is None:
@@ -223,3 +235,20 @@ def test_release_validates_the_secret(
     assert {(r.verb, r.resource) for r in harness.writes(world, FN)} == {("create", "events")}
     assert {(kind, reason) for kind, reason, _ in events} == {("Warning", "InvalidNetworkData")}
     assert any(m.startswith(f"Secret {name}: {expected}") for _, _, m in events), events
+
+
+def test_release_keeps_a_label_added_meanwhile(world: SandboxServer) -> None:
+    """Issue 14, finding 6: a host without labels got the done label as a whole new
+    `metadata.labels` map, dropping a label added since we read it. The release writes no
+    label now: it succeeds and the user's label stays."""
+    stale = BareMetalHost.from_k8s(harness.put(world, objects.host(data_name="mine")))
+    assert not stale.labels
+    with world.api_client() as api:
+        harness.patch_host(api, "host-0", [{"op": "add", "path": "/metadata/labels",
+                                            "value": {"team": "a"}}])  # fmt: skip
+        release = ReleaseHost(
+            HostRef.of(stale), "mine", False, stale.metadata.resource_version or ""
+        )
+        Kube(api).patch_host(objects.NS, "host-0", act.release_patch(release))
+    assert host(world).labels == {"team": "a"}
+    assert keys.PAUSED_ANNOTATION not in host(world).annotations

@@ -6,14 +6,11 @@ issue's message on its first event (redeliveries and later updates write nothing
 hosts past inspection, opted out, or naming their data get nothing and cost no request; resync
 warns about the same hosts; a released host whose pause comes back is released again on its
 own event, once per re-pause, with one Event that explains the manifest, and its Secret is
-never rewritten; `manifest_pauses` reads kubectl's last-applied configuration, and such a
-host's release never sets the done label.
+never rewritten.
 """
 
 from __future__ import annotations
 
-import base64
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,10 +19,7 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.chain import repause, slipped
-from dhcpless.chain.actions import ReleaseHost
-from dhcpless.chain.decide import decide_release
 from dhcpless.keys import EventType
-from dhcpless.models import BareMetalHost, Secret
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.e2e import harness, objects, scenario
 from tests.functions.test_fn_resync_hang import ping
@@ -141,63 +135,3 @@ def test_repaused_host_is_released_again_on_its_own_event(released: SandboxServe
     assert _events(released, "ManifestRepaused") == [("Warning", repause.MESSAGE)]
     again = harness.get(released, "Secret", "host-0" + keys.SECRET_NAME_SUFFIX) or {}
     assert again["metadata"]["resourceVersion"] == secret["metadata"]["resourceVersion"]
-
-
-def _applied(annotations: dict[str, str]) -> BareMetalHost:
-    last = json.dumps({"metadata": {"annotations": annotations}})
-    return BareMetalHost.model_validate(
-        {"metadata": {"name": "h", "annotations": {keys.LAST_APPLIED_ANNOTATION: last}}}
-    )
-
-
-@pytest.mark.parametrize(
-    ("host", "expected"),
-    [
-        pytest.param(
-            _applied({keys.PAUSED_ANNOTATION: keys.PREPROVISIONING_PAUSE}), True, id="pause"
-        ),
-        pytest.param(_applied({"other": "x"}), False, id="other-annotations"),
-        pytest.param(BareMetalHost.model_validate({"metadata": {"name": "h"}}), False, id="none"),
-        pytest.param(
-            BareMetalHost.model_validate(
-                {"metadata": {"name": "h", "annotations": {keys.LAST_APPLIED_ANNOTATION: "{"}}}
-            ),
-            False,
-            id="not-json",
-        ),
-    ],
-)
-def test_manifest_pauses(host: BareMetalHost, expected: bool) -> None:
-    assert repause.manifest_pauses(host) is expected
-
-
-NETWORK_DATA = {
-    "links": [{"id": "eno1", "type": "phy", "ethernet_mac_address": objects.MAC}],
-    "networks": [
-        {"id": "n", "network_id": "n", "type": "ipv4", "link": "eno1",
-         "ip_address": "192.168.0.10", "netmask": "255.255.255.0"},
-    ],
-    "services": [],
-}  # fmt: skip
-
-
-def _release_done(extra: dict[str, str]) -> list[bool]:
-    """`done` of the release decided for a paused host, with `extra` annotations."""
-    annotations = {keys.PAUSED_ANNOTATION: keys.PREPROVISIONING_PAUSE, **extra}
-    meta = {"name": "h", "namespace": "n", "uid": "u", "annotations": annotations}
-    host = BareMetalHost.model_validate({"metadata": meta, "spec": {"bootMACAddress": objects.MAC}})
-    secret_meta = {
-        "name": "h" + keys.SECRET_NAME_SUFFIX,
-        "namespace": "n",
-        "labels": {keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE},
-        "annotations": {keys.RELEASED_AT_AVAILABLE_ANNOTATION: ""},
-    }
-    data = {keys.NETWORK_DATA_KEY: base64.b64encode(json.dumps(NETWORK_DATA).encode()).decode()}
-    secret = Secret.model_validate({"metadata": secret_meta, "data": data})
-    return [a.done for a in decide_release(host, secret) if isinstance(a, ReleaseHost)]
-
-
-def test_release_of_a_host_whose_manifest_pauses_is_never_done() -> None:
-    last = json.dumps({"metadata": {"annotations": {keys.PAUSED_ANNOTATION: "x"}}})
-    assert _release_done({}) == [True]
-    assert _release_done({keys.LAST_APPLIED_ANNOTATION: last}) == [False]

@@ -1,9 +1,8 @@
 """Extra steps for the least-privilege run (test_rbac_e2e): the paths of issue 6 that the
 chain scenario does not reach by itself, each driven as the function's own identity.
 
-* IP lifecycle: a released host becomes `available` while its pool is a common pool
-  (`clusterName`), with the pre-allocation opt-in on: host-registration lists our claims,
-  reads the pool and the address, records the pre-allocation and deletes the claim.
+* IP lifecycle: CAPM3 associates a released host with a Metal3Machine whose Metal3Data
+  exists: host-registration lists our claims and the Metal3Data and lends the claim to it.
 * Self-healing: an IPPool event makes ipclaim-fulfilment delete our failed claim of that pool;
   the claim's delete event makes it claim again for the waiting host.
 * External IPAM: a template network drawing from an InClusterIPPool; host-registration creates
@@ -13,12 +12,15 @@ chain scenario does not reach by itself, each driven as the function's own ident
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Callable
+from typing import Any
 
+import yaml
 from kubernetes import client as k8s
 
 from dhcpless import keys
-from dhcpless.chain.lifecycle import LifecycleSettings
 from dhcpless.keys import EventType, ProvisioningState
 from dhcpless.kube import Kube
 from dhcpless.sandbox.apiserver.server import SandboxServer
@@ -32,34 +34,62 @@ from tests.e2e.scenario import Ipam
 
 
 def lifecycle(sandbox: SandboxServer, host: str, pool: str) -> int:
-    """Make `pool` a common pool and `host` available; post the host's update event."""
-    with sandbox.api_client() as admin:
-        patch = {"spec": {"clusterName": "cluster-1"}}  # as `kubectl patch --type merge`
-        k8s.CustomObjectsApi(admin).patch_namespaced_custom_object(
-            keys.IPAM_GROUP, keys.IPAM_VERSION, objects.NS, "ippools", pool, patch
-        )
-        hosts = CustomObjects(admin, keys.BMO_GROUP, keys.BMO_VERSION)
-        status = host_status(ProvisioningState.AVAILABLE)
-        hosts.patch_status("baremetalhosts", objects.NS, host, status)
-        # released while its pool was decoupled, so marked done: a pool made common since
-        # is looked at once the label is removed (README "Performance")
-        undone = {"metadata": {"labels": {keys.DONE_LABEL: None}}}
-        k8s.CustomObjectsApi(admin).patch_namespaced_custom_object(
-            keys.BMO_GROUP, keys.BMO_VERSION, objects.NS, "baremetalhosts", host, undone
-        )
-        stored = hosts.get("baremetalhosts", objects.NS, host) or {}
+    """CAPM3 associates released `host` with a Metal3Machine whose Metal3Data exists; post the
+    host's update event: host-registration lends the claim of `pool` to that Metal3Data."""
+    stored = associate(sandbox, host)
     token = e2e.IDENTITIES["host-registration"]
     with sandbox.api_client(token=token) as api:
-        ips = LifecycleSettings(record_preallocation=True)
-        app = registration_app(Kube(api), ips=ips).test_client()
+        app = registration_app(Kube(api)).test_client()
         code, _ = e2e.deliver(app, EventType.RESOURCE_UPDATE, stored)
+    assert owner_kinds(sandbox, host, pool) == ["BareMetalHost", "Metal3Data"]
+    return code
+
+
+def associate(sandbox: SandboxServer, host: str) -> dict[str, Any]:
+    """As CAPM3 does: `spec.consumerRef` to a Metal3Machine, and that machine's Metal3Data."""
+    sandbox.apply_crd(copy.deepcopy(_metal3data_crd()))
+    with sandbox.api_client() as admin:
+        consumer = {
+            "apiVersion": f"{keys.CAPM3_GROUP}/{keys.CAPM3_VERSION}",
+            "kind": "Metal3Machine",
+            "name": f"{host}-m3m",
+            "namespace": objects.NS,
+        }
+        hosts = CustomObjects(admin, keys.BMO_GROUP, keys.BMO_VERSION)
+        k8s.CustomObjectsApi(admin).patch_namespaced_custom_object(
+            keys.BMO_GROUP,
+            keys.BMO_VERSION,
+            objects.NS,
+            "baremetalhosts",
+            host,
+            {"spec": {"consumerRef": consumer}},
+        )
+        available = host_status(ProvisioningState.AVAILABLE)
+        hosts.patch_status("baremetalhosts", objects.NS, host, available)
+        scenario.create(
+            admin,
+            {
+                "apiVersion": f"{keys.CAPM3_GROUP}/{keys.CAPM3_VERSION}",
+                "kind": "Metal3Data",
+                "metadata": {"name": f"{host}-data", "namespace": objects.NS},
+                "spec": {"claim": {"name": f"{host}-m3m"}, "template": {"name": "tmpl"}},
+            },
+        )
+        return hosts.get("baremetalhosts", objects.NS, host) or {}
+
+
+def owner_kinds(sandbox: SandboxServer, host: str, pool: str) -> list[str]:
     with sandbox.api_client() as admin:
         ipam = CustomObjects(admin, keys.IPAM_GROUP, keys.IPAM_VERSION)
         claim = ipam.get("ipclaims", objects.NS, f"{host}-{pool}") or {"metadata": {}}
-        recorded = (ipam.get("ippools", objects.NS, pool) or {})["spec"].get("preAllocations")
-    assert claim["metadata"].get("deletionTimestamp") or not claim["metadata"], claim
-    assert f"{host}-{pool}" in (recorded or {})
-    return code
+    return [o["kind"] for o in claim["metadata"].get("ownerReferences") or []]
+
+
+@functools.cache
+def _metal3data_crd() -> dict[str, Any]:
+    text = (e2e.CRDS / "infrastructure.cluster.x-k8s.io_metal3datas.yaml").read_text()
+    found: dict[str, Any] = yaml.safe_load(text)
+    return found
 
 
 def heal(sandbox: SandboxServer, host: str, pool: str) -> str:
@@ -89,7 +119,7 @@ def heal(sandbox: SandboxServer, host: str, pool: str) -> str:
 
 def _post_host(sandbox: SandboxServer, host: str) -> None:
     with sandbox.api_client(token=e2e.IDENTITIES["host-registration"]) as api:
-        app = registration_app(Kube(api), ips=LifecycleSettings()).test_client()
+        app = registration_app(Kube(api)).test_client()
         with sandbox.api_client() as admin:
             stored = CustomObjects(admin, keys.BMO_GROUP, keys.BMO_VERSION).get(
                 "baremetalhosts", objects.NS, host

@@ -5,8 +5,9 @@ chain scenario no longer reaches them by itself, each driven as the function's o
   them): ipclaim-fulfilment takes the full path (resolve the template by its
   Metal3MachineTemplates, list claims, read the Secret, the pools and each IPAddress), writes
   the Secret and releases the host itself.
-* A Secret with our labels written by hand (not by a function, so without
-  `keys.WRITER_RELEASES_LABEL`): secret-readiness reads it and the host and releases the host.
+* A Secret with our labels and the host's UID written by hand (not by a function, so
+  without `keys.WRITER_RELEASES_LABEL`): secret-readiness reads it and the host and releases
+  the host.
 """
 
 from __future__ import annotations
@@ -28,9 +29,22 @@ Obj = dict[str, Any]
 OURS = {keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE}
 
 
-def _claim(host: str, pool: str) -> Obj:
+def _owner(sandbox: SandboxServer, host: str) -> list[Obj]:
+    """The ownerReference every version of ours wrote: to the live host, by its UID."""
+    with sandbox.api_client() as admin:
+        stored = CustomObjects(admin, keys.BMO_GROUP, keys.BMO_VERSION).get(
+            "baremetalhosts", objects.NS, host
+        )
+    uid = (stored or {}).get("metadata", {}).get("uid", "")
+    return [{"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost", "name": host, "uid": uid}]
+
+
+def _claim(host: str, pool: str, owners: list[Obj]) -> Obj:
     labels = {keys.HOST_LABEL: host, keys.HOST_NAMESPACE_LABEL: objects.NS, **OURS}
-    meta = {"name": f"{host}-{pool}", "namespace": objects.NS, "labels": labels}
+    meta = {
+        "name": f"{host}-{pool}", "namespace": objects.NS, "labels": labels,
+        "ownerReferences": owners,
+    }  # fmt: skip
     spec = {"pool": {"name": pool, "namespace": objects.NS}}
     return {
         "apiVersion": f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}",
@@ -54,8 +68,9 @@ def older_claims(sandbox: SandboxServer, labels: dict[str, str]) -> bool:
     host = "older-claims"
     with sandbox.api_client() as admin:
         scenario.create(admin, objects.host(host, template=None, labels=labels))
+        owners = _owner(sandbox, host)
         for pool in ("pool4", "pool6"):
-            scenario.create(admin, _claim(host, pool))
+            scenario.create(admin, _claim(host, pool, owners))
         scenario.Ipam(admin).fulfil_all()
         claim = CustomObjects(admin, keys.IPAM_GROUP, keys.IPAM_VERSION).get(
             "ipclaims", objects.NS, f"{host}-pool6"
@@ -84,6 +99,7 @@ def hand_written_secret(sandbox: SandboxServer) -> bool:
     }
     with sandbox.api_client() as admin:
         scenario.create(admin, objects.host(host))
+        meta["ownerReferences"] = _owner(sandbox, host)  # ours: labels and the host's UID
         scenario.create(admin, secret)
     with sandbox.api_client(token=e2e.IDENTITIES["secret-readiness"]) as api:
         app = readiness_app(Kube(api)).test_client()

@@ -27,7 +27,7 @@ from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.e2e import harness as e2e
 from tests.e2e import objects, scenario
 
-from . import issue6_steps, issue8_steps
+from . import issue6_steps, issue8_steps, issue12_steps
 from .rbac import compare, grants_of, used
 from .support import ROOT, Obj, named
 
@@ -148,6 +148,12 @@ def audit() -> Iterator[list[object]]:
         issue6_steps.external_resync(sandbox, lambda: _ping(sandbox))
         assert issue8_steps.older_claims(sandbox, {"rack": "r1"})
         assert issue8_steps.hand_written_secret(sandbox)
+        assert issue12_steps.redelivered(sandbox, "tiny-2", "tiny")
+        assert issue12_steps.gated(sandbox, lambda: _ping(sandbox))
+        assert issue12_steps.external_twice(sandbox, lambda: _ping(sandbox))
+        assert issue12_steps.lent_by_resync(
+            sandbox, "late-annotation", "pool4", lambda: _ping(sandbox)
+        )
         yield list(sandbox.audit.records)
 
 

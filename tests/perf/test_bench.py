@@ -41,8 +41,12 @@ def test_every_key_is_reported(report: dict[str, Any]) -> None:
     ("key", "bound"),
     [
         pytest.param("events_per_host", 4, id="events"),
-        pytest.param("reads_per_host", 2 * POOLS + 6, id="reads"),
-        pytest.param("invocations_per_host", 2 * POOLS + 6, id="invocations"),
+        # issue 12: the last address takes the full pipeline (the template that applies now,
+        # every claim and the Secret checked to be this host's): a few reads more per host;
+        # released hosts are no longer labelled done, so BMO's status updates reach
+        # host-registration (answered without a read) until CAPM3 borrows the claims
+        pytest.param("reads_per_host", 2 * POOLS + 10, id="reads"),
+        pytest.param("invocations_per_host", 2 * POOLS + 8, id="invocations"),
     ],
 )
 def test_per_host_counts_are_bounded(report: dict[str, Any], key: str, bound: float) -> None:
@@ -59,11 +63,10 @@ def test_at_rest_nothing_is_written(report: dict[str, Any]) -> None:
     assert report["idle"]["writes"] == 0
 
 
-def test_at_rest_no_function_is_invoked(report: dict[str, Any]) -> None:
-    """Released hosts carry the done label and the source selects hosts without it: the
-    status updates reach no function at all (so at most one read per event trivially)."""
-    assert report["idle"]["invocations"] == 0
-    assert report["idle"]["reads"] <= report["idle"]["invocations"]
+def test_at_rest_no_function_reads(report: dict[str, Any]) -> None:
+    """Released hosts reach host-registration (CAPM3 may borrow their claims: issue 12), which
+    answers BMO's status updates of hosts no Metal3Machine uses from the event alone."""
+    assert report["idle"]["reads"] == 0
 
 
 def test_cold_start_and_memory(report: dict[str, Any]) -> None:

@@ -34,6 +34,8 @@ VIOLATIONS = (
     "foreign_pauses_removed",
     "overwritten_network_data_names",
     "unpaused_without_valid_data",
+    "silent_stalls",
+    "duplicate_on_wire",
 )
 
 

@@ -42,11 +42,15 @@ def found(network_data: dict[str, Any]) -> Found:
 EMPTY = Found(REF, network_template_from_k8s({**objects.data_template({}), "spec": {}}))
 
 
-def secret(name: str, text: str | None) -> Secret:
+def secret(name: str, text: str | None, ours: bool | None = None) -> Secret:
+    """`ours` (default: under our name) adds our labels and the host's UID (`chain.identity`)."""
     data = {} if text is None else {keys.NETWORK_DATA_KEY: Secret.encode(text)}
-    return Secret.model_validate(
-        {"metadata": {"name": name, "namespace": objects.NS}, "data": data}
-    )
+    meta: dict[str, Any] = {"name": name, "namespace": objects.NS}
+    if name == OURS if ours is None else ours:
+        meta["labels"] = {keys.HOST_LABEL: "host-0", keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE}
+        owner = {"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost", "name": "host-0"}
+        meta["ownerReferences"] = [{**owner, "uid": "uid-1"}]
+    return Secret.model_validate({"metadata": meta, "data": data})
 
 
 def reasons(actions: tuple[Any, ...]) -> list[str]:
@@ -150,6 +154,7 @@ ADDRESS4 = IPAddress.model_validate(
     {
         "metadata": {"name": "pool4-1"},
         "spec": {
+            "claim": {"name": "host-0-pool4"},
             "address": "192.168.10.10",
             "prefix": 24,
             "gateway": "192.168.10.1",
@@ -196,6 +201,9 @@ OURS = "host-0" + keys.SECRET_NAME_SUFFIX
         pytest.param({}, None, [], id="ours-not-yet"),
         pytest.param({}, secret(OURS, "[1, 2"), ["SecretInvalid"], id="ours-invalid"),
         pytest.param({}, secret("other", VALID), [], id="not-its-secret"),
+        pytest.param(
+            {}, secret(OURS, VALID, ours=False), ["SecretConflict"], id="our-name-not-ours"
+        ),
         pytest.param(
             {"data_name": "user"}, secret("user", VALID), ["HostReleased"], id="static-valid"
         ),

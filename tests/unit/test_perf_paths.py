@@ -2,10 +2,8 @@
 
 Covers: what fulfilment reads back from a claim's annotations, which addresses count for a
 host, which fulfilled claim is the last (so exactly one invocation renders); the release
-patch's done label (absent labels map, opt-in off switch) and when a release marks a host
-done (only our Secret saying no claim is released at `available`); which pools the Secret
-records; the light client configuration (kubeconfig with a token, a token file re-read after
-`TOKEN_MAX_AGE`, in cluster, and anything else left to `kubernetes.config`).
+patch writes no label; the light client configuration (kubeconfig with a token, a token
+file re-read after `TOKEN_MAX_AGE`, in cluster, and anything else left to `kubernetes.config`).
 """
 
 from __future__ import annotations
@@ -17,13 +15,11 @@ import pytest
 import yaml
 
 from dhcpless import keys
-from dhcpless.chain import act, decide, fastpath
-from dhcpless.chain.actions import ReleaseHost, WriteSecret
+from dhcpless.chain import act, fastpath
+from dhcpless.chain.actions import ReleaseHost
 from dhcpless.kube import config
 from dhcpless.kube.refs import HostRef
-from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret
-from dhcpless.web import Settings
-from tests.e2e import objects
+from dhcpless.models import IPAddress, IPClaim
 
 TEMPLATE = "metal3datatemplates.infrastructure.cluster.x-k8s.io/ns/tmpl"
 REF = HostRef("ns", "h", "uid")
@@ -89,67 +85,18 @@ def test_only_the_last_fulfilled_claim_renders(
     assert fastpath.last(claim({}, mine), listed) is expected
 
 
-def release(done: bool, labels_exist: bool = True) -> ReleaseHost:
-    return ReleaseHost(REF, "h-preprov-networkdata", True, "42", done, labels_exist)
-
-
-@pytest.mark.parametrize(
-    ("action", "mark", "expected"),
-    [
-        pytest.param(release(True), True, [{"op": "add", "path": act.DONE_PATH, "value": "true"}],
-                     id="done"),
-        pytest.param(release(True, False), True,
-                     [{"op": "add", "path": "/metadata/labels", "value": NEW_LABELS}],
-                     id="done-no-labels-yet"),
-        pytest.param(release(True), False, [], id="decoupled-release-opted-in"),
-        pytest.param(release(False), True, [], id="claims-left-at-available"),
-    ],
-)  # fmt: skip
-def test_release_patch_marks_done(
-    action: ReleaseHost, mark: bool, expected: list[dict[str, Any]]
-) -> None:
-    patch = act.release_patch(action, "2026-01-01T00:00:00Z", mark)
-    assert [op for op in patch if "labels" in op["path"]] == expected
-    assert patch[0] == {"op": "test", "path": act.PAUSE_PATH, "value": keys.PREPROVISIONING_PAUSE}
-
-
-def written(common: tuple[str, ...] | None, decoupled: tuple[str, ...] = ()) -> WriteSecret:
-    return WriteSecret("ns", "h-preprov-networkdata", REF, objects.VALID_NETWORK_DATA, common,
-                       decoupled)  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    ("write", "opted_in", "annotation"),
-    [
-        pytest.param(written(()), False, "", id="nothing-at-available"),
-        pytest.param(written(("c1",), ("d1",)), False, "c1", id="common-pool"),
-        pytest.param(written((), ("d1",)), True, "d1", id="decoupled-opted-in"),
-        pytest.param(written(None), False, None, id="unknown"),
-    ],
-)
-def test_secret_records_what_is_released_at_available(
-    write: WriteSecret, opted_in: bool, annotation: str | None
-) -> None:
-    secret = act.secret_object(write, Settings(release_decoupled=opted_in))
-    assert secret.metadata.annotations.get(keys.RELEASED_AT_AVAILABLE_ANNOTATION) == annotation
-    assert secret.metadata.labels[keys.WRITER_RELEASES_LABEL] == keys.WRITER_RELEASES_VALUE
-
-
-@pytest.mark.parametrize(
-    ("secret", "done"),
-    [
-        pytest.param(act.secret_object(written(())), True, id="ours-nothing-left"),
-        pytest.param(act.secret_object(written(("c1",))), False, id="ours-common-pool"),
-        pytest.param(act.secret_object(written(None)), False, id="ours-unknown"),
-    ],
-)
-def test_release_marks_done_only_when_nothing_is_left(secret: Secret, done: bool) -> None:
-    host = BareMetalHost.from_k8s({**objects.host("h"), "metadata": {
-        **objects.host("h")["metadata"], "namespace": "ns", "uid": "uid",
-        "resourceVersion": "42"}})  # fmt: skip
-    actions = decide.decide_release(host, secret)
-    releases = [a for a in actions if isinstance(a, ReleaseHost)]
-    assert len(releases) == 1 and releases[0].done is done
+def test_release_patch_writes_no_label() -> None:
+    """A host is never marked done (CAPM3 may borrow its claims after any re-provisioning),
+    and a labels map written whole would drop labels added meanwhile (issue 14, finding 6)."""
+    for set_name in (True, False):
+        action = ReleaseHost(REF, "h-preprov-networkdata", set_name, "42")
+        patch = act.release_patch(action, "2026-01-01T00:00:00Z")
+        assert [op for op in patch if "labels" in op["path"]] == []
+        assert patch[0] == {
+            "op": "test",
+            "path": act.PAUSE_PATH,
+            "value": keys.PREPROVISIONING_PAUSE,
+        }
 
 
 def kubeconfig(tmp_path: Path, user: dict[str, Any], cluster: dict[str, Any]) -> Path:

@@ -1,12 +1,15 @@
-"""IP lifecycle in the embedded world: both scenarios of the revised design (README "IP lifecycle").
+"""IP lifecycle in the embedded world (README "IP lifecycle"): the host owns its address for its
+whole life, CAPM3 borrows it.
 
-* Common pool (the IPPool has `clusterName`): once the host is `available`, host-registration
-  deletes our `<bmh>-<pool>` claim; the CAPM3 stand-in, blocked until then by a claim it does
-  not own, claims `<bmh>-<pool>` itself and, through `preAllocations` (recorded by us with the
-  opt-in, or written by the user up front), gets the very address the ramdisk booted with.
-* Decoupled pool (no `clusterName`): the claim and its address survive `available`, a
-  simulated deprovision and re-inspection (the ramdisk boots again with it), and another host
-  never gets that address; deleting the host releases it (garbage collection, then IPAM).
+With the CAPM3 stand-in (`sandbox.capm3`: CAPM3's own lookup of `<bmh>-<pool>` and its
+ownership rule), for a pool with and without `clusterName`:
+
+* a released host that CAPM3 provisions is deployed with the address it was inspected with;
+  its claim is owned by the host *and* CAPM3's Metal3Data, and CAPM3 never created a claim;
+* after deprovisioning (the Metal3Data goes) and cleaning the claim and address stay, and the
+  next provisioning borrows it again;
+* deleting the host (once deprovisioned) frees the address exactly once: the claim and its
+  IPAddress go, the other host's stay.
 """
 
 from __future__ import annotations
@@ -20,26 +23,19 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.demo_inventory import POOL, create, host, inventory
-from dhcpless.demo_report import observe
-from dhcpless.keys import ProvisioningState
-from dhcpless.sandbox.bmh_status import host_status
-from dhcpless.sandbox.capm3 import CAPM3Controller, metal3data_uid
+from dhcpless.chain import stalls
+from dhcpless.demo_inventory import POOL, create, inventory
+from dhcpless.sandbox.capm3 import CAPM3Controller, data_name
 from dhcpless.sandbox.custom_objects import CustomObjects
+from dhcpless.sandbox.wire import duplicates
 from dhcpless.sandbox.world import World, WorldSettings
 from tests.world.conftest import eventually
 
 NS = "demo"
-USER_PREALLOCATED = {f"host-00{i}-{POOL}": f"192.168.111.{50 + i}" for i in range(2)}
 
 
 @pytest.fixture
-def world(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
-    """A world whose functions read `env` (the test's parameter) when they cold-start."""
-    for name in (keys.RECORD_PREALLOCATION_ENV, keys.RELEASE_DECOUPLED_ENV):
-        monkeypatch.delenv(name, raising=False)
-    for name, value in getattr(request, "param", {}).items():
-        monkeypatch.setenv(name, value)
+def world() -> Iterator[World]:
     started = World(WorldSettings(resync_seconds=0.5, idle_seconds=0.5))
     started.start()
     yield started
@@ -58,80 +54,88 @@ def _booted_with(api: client.ApiClient, name: str) -> str:
     return address
 
 
-def _address_of(api: client.ApiClient, claim: str) -> str | None:
-    found = _ipam(api).get("ipclaims", NS, claim)
-    ref = ((found or {}).get("status") or {}).get("address")
-    if not ref:
-        return None
-    address = _ipam(api).get("ipaddresses", NS, ref["name"])
-    return None if address is None else str(address["spec"]["address"])
+def _owners(api: client.ApiClient, host: str) -> list[str]:
+    claim = _ipam(api).get("ipclaims", NS, f"{host}-{POOL}") or {"metadata": {}}
+    return [r["kind"] for r in claim["metadata"].get("ownerReferences") or []]
 
 
-def _capm3_owns(api: client.ApiClient, host_name: str) -> bool:
-    found = _ipam(api).get("ipclaims", NS, f"{host_name}-{POOL}") or {"metadata": {}}
-    uids = [r.get("uid") for r in found["metadata"].get("ownerReferences") or []]
-    return uids == [metal3data_uid(NS, host_name)]
-
-
-def _common_pool(preallocated: dict[str, str]) -> list[dict[str, Any]]:
-    objs = inventory(2)
-    objs[1]["spec"] |= {"clusterName": "cluster-1", "preAllocations": preallocated}
+def _objects(cluster: str | None) -> list[dict[str, Any]]:
+    objs = inventory(2, NS)
+    if cluster:  # IPAM allocates from a clusterName pool only once that Cluster exists
+        objs[1]["spec"]["clusterName"] = cluster
+        meta = {"name": cluster, "namespace": NS}
+        cluster_obj = {
+            "apiVersion": "cluster.x-k8s.io/v1beta2",
+            "kind": "Cluster",
+            "metadata": meta,
+        }
+        objs.insert(1, cluster_obj)  # after the Namespace, before the pool
     return objs
 
 
 @pytest.mark.e2e
 @pytest.mark.parametrize(
-    ("world", "preallocated"),
-    [
-        pytest.param({keys.RECORD_PREALLOCATION_ENV: "true"}, {}, id="recorded-by-us"),
-        pytest.param({}, USER_PREALLOCATED, id="written-by-the-user"),
-    ],
-    indirect=["world"],
+    "cluster", [pytest.param("cluster-1", id="common-pool"), pytest.param(None, id="no-cluster")]
 )
-def test_common_pool_capm3_gets_the_same_address(
-    world: World, preallocated: dict[str, str]
+def test_capm3_borrows_the_address_for_the_hosts_whole_life(
+    world: World, cluster: str | None
 ) -> None:
     api = world.api_client()
     capm3 = CAPM3Controller(world.api_client(), [POOL])
     capm3.start()
+    names = ["host-000", "host-001"]
     try:
-        create(api, _common_pool(preallocated))
-        names = ["host-000", "host-001"]
-        assert eventually(lambda: all(_capm3_owns(api, n) for n in names), timeout=30)
+        create(api, _objects(cluster))
+        assert eventually(lambda: set(capm3.deployed) == set(names), timeout=60)
         booted = {n: _booted_with(api, n) for n in names}
-        assert eventually(lambda: {n: _address_of(api, f"{n}-{POOL}") for n in names} == booted)
+        assert {n: capm3.deployed[n][POOL] for n in names} == booted
+        ramdisks = {n: world.bmo.wire[(NS, n)] for n in names}  # what glean configured
+        assert {n: tuple(a.split("/")[0] for a in ips) for n, ips in ramdisks.items()} == {
+            n: (ip,) for n, ip in booted.items()
+        }
+        deployed = {n: tuple(capm3.deployed[n].values()) for n in names}
+        assert duplicates(ramdisks, set(names)) == duplicates(deployed, set(names)) == set()
+        assert all(_owners(api, n) == ["BareMetalHost", "Metal3Data"] for n in names)
+        assert capm3.claimed == set()  # it never made a claim of its own
+        capm3.deprovision(NS, "host-000")  # the Metal3Data goes; the host's claim stays
+        assert eventually(lambda: "host-000" in capm3.deployed, timeout=60)  # provisioned again
+        assert capm3.deployed["host-000"][POOL] == booted["host-000"]
     finally:
         capm3.stop()
-    pool = _ipam(api).get("ippools", NS, POOL) or {}
-    recorded = {f"{n}-{POOL}": ip for n, ip in booted.items()}
-    assert pool["spec"]["preAllocations"] == (preallocated or recorded)
-    assert capm3.claimed == {f"{n}-{POOL}" for n in names}
-
-
-def _set_state(api: client.ApiClient, name: str, state: ProvisioningState) -> None:
+    capm3.deprovision(NS, "host-000")  # as before a host is deleted: its machine goes first
     hosts = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION)
-    hosts.patch_status("baremetalhosts", NS, name, host_status(state))
+    hosts.delete("baremetalhosts", NS, "host-000")
+    assert eventually(lambda: _ipam(api).get("ipclaims", NS, f"host-000-{POOL}") is None)
+    addresses = [a["spec"]["address"] for a in _ipam(api).list_items("ipaddresses", NS)]
+    assert addresses.count(booted["host-000"]) == 0
+    assert addresses.count(booted["host-001"]) == 1
+    data = CustomObjects(api, keys.CAPM3_GROUP, keys.CAPM3_VERSION)
+    assert data.get("metal3datas", NS, data_name("host-001")) is not None
 
 
-def _state(api: client.ApiClient, name: str) -> str:
-    return next((r.state for r in observe(api) if r.name == name), "gone")
+def _warned(api: client.ApiClient, host: str, reason: str) -> bool:
+    events = client.CoreV1Api(api).list_namespaced_event(NS).items
+    return any(e.involved_object.name == host and e.reason == reason for e in events)
+
+
+def _paused(api: client.ApiClient, host: str) -> bool:
+    found = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION).get("baremetalhosts", NS, host)
+    return keys.PAUSED_ANNOTATION in ((found or {})["metadata"].get("annotations") or {})
 
 
 @pytest.mark.e2e
-def test_decoupled_pool_keeps_the_address_until_the_host_is_deleted(world: World) -> None:
+def test_a_pool_waiting_for_its_cluster_is_explained_then_served(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """IPAM allocates nothing from a clusterName pool until the Cluster exists, and says
+    nothing; the host gets a ClaimUnanswered Warning, then is served once the Cluster exists."""
+    monkeypatch.setattr(stalls, "FRESH_SECONDS", 0.0)
     api = world.api_client()
-    create(api, inventory(1))
-    claim = f"host-000-{POOL}"
-    assert eventually(lambda: _state(api, "host-000") == "available", timeout=30)
-    first = _booted_with(api, "host-000")
-    for state in (ProvisioningState.DEPROVISIONING, ProvisioningState.INSPECTING):
-        _set_state(api, "host-000", state)  # BMO stand-in: re-inspection boots the ramdisk
-    assert eventually(lambda: _state(api, "host-000") == "available", timeout=30)
-    assert _address_of(api, claim) == first  # still reserved, never released in between
-    create(api, [host(1)])
-    assert eventually(lambda: _state(api, "host-001") == "available", timeout=30)
-    assert _booted_with(api, "host-001") != first
-    CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION).delete("baremetalhosts", NS, "host-000")
-    assert eventually(lambda: _ipam(api).get("ipclaims", NS, claim) is None)
-    addresses = [a["spec"]["address"] for a in _ipam(api).list_items("ipaddresses", NS)]
-    assert first not in addresses
+    objs = inventory(1, NS)
+    objs[1]["spec"]["clusterName"] = "later"
+    create(api, objs)
+    assert eventually(lambda: _warned(api, "host-000", "ClaimUnanswered"), timeout=60)
+    assert _paused(api, "host-000")
+    meta = {"name": "later", "namespace": NS}
+    create(api, [{"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster", "metadata": meta}])
+    assert eventually(lambda: not _paused(api, "host-000"), timeout=60)

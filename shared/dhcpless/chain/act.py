@@ -12,25 +12,36 @@ import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
-from dhcpless import keys
 from dhcpless.chain.actions import (
     Action,
     CreateIPAddressClaim,
     CreateIPClaim,
     DeleteIPClaim,
+    LendClaim,
+    NudgeClaim,
     RecordEvent,
-    RecordPreAllocation,
     ReleaseHost,
     WriteSecret,
 )
-from dhcpless.errors import AlreadyExists, Gone
-from dhcpless.kube import recorder
+from dhcpless.chain.objects import capi_claim_object, claim_object, secret_object
+from dhcpless.chain.patches import (
+    NAME_PATH,
+    PAUSE_PATH,
+    RELEASED_AT_PATH,
+    lend_patch,
+    nudge_patch,
+    release_patch,
+)
+from dhcpless.errors import AlreadyExists, Gone, Transient
+from dhcpless.kube import capi, capm3, recorder
 from dhcpless.kube.client import Kube
-from dhcpless.kube.refs import HostRef
-from dhcpless.models import BareMetalHost, IPAddressClaim, IPClaim, Secret
+from dhcpless.models import BareMetalHost
 from dhcpless.web import Settings
+
+__all__ = ["NAME_PATH", "PAUSE_PATH", "RELEASED_AT_PATH", "act", "perform"]
+__all__ += ["capi_claim_object", "claim_object", "lend_patch", "nudge_patch", "release_patch"]
+__all__ += ["secret_object"]
 
 log = logging.getLogger(__name__)
 
@@ -71,30 +82,40 @@ def _summary(action: Action) -> str:
             return f"{action.reason.severity} {action.reason}: {action.message}"
         case DeleteIPClaim():
             return f"delete claim {action.namespace}/{action.name}"
-        case RecordPreAllocation():
-            return f"pre-allocate {action.address} to {action.claim} in pool {action.pool}"
         case CreateIPAddressClaim():
             return f"claim {action.namespace}/{action.name} from {action.kind} {action.pool}"
+        case LendClaim():
+            return f"lend claim {action.namespace}/{action.name} to Metal3Data {action.data_name}"
+        case NudgeClaim():
+            return f"nudge claim {action.namespace}/{action.name} (its pool's Cluster exists now)"
 
 
 def perform(action: Action, kube: Kube, settings: Settings) -> bool:
     """Do one action; False only when a create found its object there already (done)."""
     match action:
         case CreateIPClaim():
-            return _created(lambda: kube.create_claim(claim_object(action)))
+            created = _created(lambda: kube.create_claim(claim_object(action)))
+            if not created:
+                _check_existing(action, kube, settings)
+            return created
         case CreateIPAddressClaim():
-            return _created(lambda: kube.create_capi_claim(capi_claim_object(action)))
+            created = _created(lambda: kube.create_capi_claim(capi_claim_object(action)))
+            if not created:
+                _check_existing(action, kube, settings)
+            return created
         case WriteSecret():
             return _created(lambda: kube.create_secret(secret_object(action, settings)))
         case ReleaseHost():
             now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-            patch = release_patch(action, now, not settings.release_decoupled)
+            patch = release_patch(action, now)
             kube.patch_host(action.host.namespace, action.host.name, patch)
         case DeleteIPClaim():
             with contextlib.suppress(Gone):
                 kube.delete_claim(action.namespace, action.name)
-        case RecordPreAllocation():
-            kube.patch_pool(action.namespace, action.pool, preallocation_patch(action))
+        case LendClaim():
+            capm3.patch_claim(kube, action.namespace, action.name, lend_patch(action))
+        case NudgeClaim():
+            capm3.patch_claim(kube, action.namespace, action.name, nudge_patch(action))
         case RecordEvent():
             if settings.record_events:
                 recorder.record(
@@ -103,138 +124,30 @@ def perform(action: Action, kube: Kube, settings: Settings) -> bool:
     return True
 
 
+def _check_existing(
+    action: CreateIPClaim | CreateIPAddressClaim, kube: Kube, settings: Settings
+) -> None:
+    """A claim under our name was there: ours (a redelivery) is done; another host's, or one
+    being deleted, is a Warning, never a success (DESIGN §3 "identity", `chain.identity`)."""
+    from dhcpless.chain import identity  # identity builds RecordEvents: no import cycle
+
+    kind = "IPClaim" if isinstance(action, CreateIPClaim) else "IPAddressClaim"
+    try:
+        existing = (
+            kube.get_claim(action.namespace, action.name)
+            if isinstance(action, CreateIPClaim)
+            else capi.get_capi_claim(kube, action.namespace, action.name)
+        )
+    except Gone:
+        raise Transient(f"{kind} {action.namespace}/{action.name} there, then gone") from None
+    refused = identity.refusal(action.host, kind, existing.metadata)
+    if refused is not None:
+        perform(refused, kube, settings)
+
+
 def _created(create: Callable[[], object]) -> bool:
     try:
         create()
     except AlreadyExists:
         return False
     return True
-
-
-def preallocation_patch(action: RecordPreAllocation) -> dict[str, Any]:
-    """A merge patch adding one pre-allocation; the resourceVersion makes it conditional (409)."""
-    return {
-        "metadata": {"resourceVersion": action.resource_version},
-        "spec": {"preAllocations": {action.claim: action.address}},
-    }
-
-
-def _escape(key: str) -> str:
-    """JSON pointer escaping (RFC 6901) for annotation keys containing `/`."""
-    return key.replace("~", "~0").replace("/", "~1")
-
-
-PAUSE_PATH = f"/metadata/annotations/{_escape(keys.PAUSED_ANNOTATION)}"
-NAME_PATH = "/spec/preprovisioningNetworkDataName"
-RELEASED_AT_PATH = f"/metadata/annotations/{_escape(keys.RELEASED_AT_ANNOTATION)}"
-DONE_PATH = f"/metadata/labels/{_escape(keys.DONE_LABEL)}"
-
-
-def release_patch(
-    action: ReleaseHost, released_at: str | None = None, mark_done: bool = True
-) -> list[dict[str, Any]]:
-    """One request: it neither removes a pause someone else changed nor overwrites their name.
-
-    Setting the name tests the resourceVersion we decided on (JSON patch cannot test absence);
-    keeping a user's name tests that it is still that name. Both test our pause value.
-    `released_at` (RFC 3339) is recorded in the same request, for hang detection (resync).
-    `mark_done` False (decoupled claims released at `available`) never sets `keys.DONE_LABEL`.
-    """
-    stamp = [{"op": "add", "path": RELEASED_AT_PATH, "value": released_at}]
-    guard = (
-        [{"op": "test", "path": "/metadata/resourceVersion", "value": action.resource_version}]
-        if action.set_name
-        else [{"op": "test", "path": NAME_PATH, "value": action.secret_name}]
-    )
-    write_name = [{"op": "add", "path": NAME_PATH, "value": action.secret_name}]
-    return [
-        {"op": "test", "path": PAUSE_PATH, "value": keys.PREPROVISIONING_PAUSE},
-        *guard,
-        *(write_name if action.set_name else []),
-        {"op": "remove", "path": PAUSE_PATH},
-        *(stamp if released_at is not None else []),
-        *(_done(action) if action.done and mark_done else []),
-    ]
-
-
-def _done(action: ReleaseHost) -> list[dict[str, Any]]:
-    """`keys.DONE_LABEL` in the release patch (JSON patch cannot add into an absent map)."""
-    if not action.labels_exist:
-        value = {keys.DONE_LABEL: keys.DONE_VALUE}
-        return [{"op": "add", "path": "/metadata/labels", "value": value}]
-    return [{"op": "add", "path": DONE_PATH, "value": keys.DONE_VALUE}]
-
-
-def _labels(host: HostRef) -> dict[str, str]:
-    return {
-        keys.HOST_LABEL: host.name,
-        keys.HOST_NAMESPACE_LABEL: host.namespace,
-        keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE,
-    }
-
-
-def _owner(host: HostRef, namespace: str) -> list[dict[str, Any]]:
-    """Owner reference to the host, only when in the same namespace (a cross-namespace owner
-    reference reads as a missing owner and gets the object garbage-collected). Not a controller
-    reference: we do not control the claim's lifecycle the way IPAM and CAPM3 do, and CAPM3
-    refuses `<bmh>-<pool>` claims it does not own anyway (metal3.md §c.2), whatever we set."""
-    if namespace != host.namespace or not host.uid:
-        return []
-    return [{"apiVersion": host.api_version, "kind": host.kind, "name": host.name, "uid": host.uid}]
-
-
-def claim_object(action: CreateIPClaim) -> IPClaim:
-    meta: dict[str, Any] = {
-        "name": action.name, "namespace": action.namespace, "labels": _labels(action.host)
-    }  # fmt: skip
-    if action.pools:  # what ipclaim-fulfilment needs to render without resolving again
-        meta["annotations"] = {
-            keys.CLAIM_TEMPLATE_ANNOTATION: action.template,
-            keys.CLAIM_POOLS_ANNOTATION: ",".join(action.pools),
-        }
-    return IPClaim.model_validate(
-        {
-            "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},
-            "spec": {"pool": {"name": action.pool, "namespace": action.namespace}},
-        }
-    )
-
-
-def capi_claim_object(action: CreateIPAddressClaim) -> IPAddressClaim:
-    """Owned by the host (released with it by garbage collection), our labels, no finalizer."""
-    meta = {"name": action.name, "namespace": action.namespace, "labels": _labels(action.host)}
-    pool = {"apiGroup": action.api_group, "kind": action.kind, "name": action.pool}
-    return IPAddressClaim.model_validate(
-        {
-            "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},
-            "spec": {"poolRef": pool},
-        }
-    )
-
-
-def secret_object(action: WriteSecret, settings: Settings | None = None) -> Secret:
-    labels = {
-        **_labels(action.host),
-        keys.BMO_SECRET_LABEL: keys.BMO_SECRET_LABEL_VALUE,
-        keys.WRITER_RELEASES_LABEL: keys.WRITER_RELEASES_VALUE,
-    }
-    meta: dict[str, Any] = {"name": action.name, "namespace": action.namespace, "labels": labels}
-    annotations: dict[str, str] = {}
-    if action.common_pools is not None:
-        opted_in = settings is not None and settings.release_decoupled
-        pools = ",".join([*action.common_pools, *(action.decoupled_pools if opted_in else ())])
-        annotations[keys.RELEASED_AT_AVAILABLE_ANNOTATION] = pools
-    if action.data_format is not keys.NetworkDataFormat.OPENSTACK:
-        annotations[keys.NETWORK_DATA_FORMAT_ANNOTATION] = action.data_format.value
-    if annotations:
-        meta["annotations"] = annotations
-    data = {keys.NETWORK_DATA_KEY: Secret.encode(action.network_data)}
-    if action.nmstate is not None:
-        data[keys.NMSTATE_KEY] = Secret.encode(action.nmstate)
-    return Secret.model_validate(
-        {
-            "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},
-            "type": "Opaque",
-            "data": data,
-        }
-    )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from dhcpless.keys import NetworkDataFormat
 from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
+from dhcpless.models.meta import OwnerReference
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,11 +32,6 @@ class WriteSecret:
     name: str
     host: HostRef
     network_data: str = field(repr=False)
-    common_pools: tuple[str, ...] | None = None
-    """Pools whose claims the IP lifecycle step releases at `available` (None: unknown)..."""
-    decoupled_pools: tuple[str, ...] = ()
-    """... and those it keeps unless opted in. Recorded on the Secret
-    (`keys.RELEASED_AT_AVAILABLE_ANNOTATION`), so the release can mark a host done."""
     data_format: NetworkDataFormat = NetworkDataFormat.OPENSTACK
     """What `network_data` holds (`chain.formats`); recorded on the Secret when not OpenStack."""
     nmstate: str | None = field(default=None, repr=False)
@@ -54,10 +50,6 @@ class ReleaseHost:
     secret_name: str
     set_name: bool
     resource_version: str
-    done: bool = False
-    """Nothing remains for us at `available`: the same patch sets `keys.DONE_LABEL`."""
-    labels_exist: bool = True
-    """Whether the host has a `metadata.labels` map to add the label into."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,17 +71,6 @@ class DeleteIPClaim:
 
 
 @dataclass(frozen=True, slots=True)
-class RecordPreAllocation:
-    """Merge `preAllocations[claim] = address` into an IPPool, guarded by `resource_version`."""
-
-    namespace: str
-    pool: str
-    claim: str
-    address: str
-    resource_version: str
-
-
-@dataclass(frozen=True, slots=True)
 class CreateIPAddressClaim:
     """Claim from an external (CAPI IPAM) pool: `<host>-<pool>`, `spec.poolRef` = the template's
     reference, in the pool's namespace (metal3.md §c.5)."""
@@ -102,12 +83,39 @@ class CreateIPAddressClaim:
     host: HostRef
 
 
+@dataclass(frozen=True, slots=True)
+class LendClaim:
+    """Add CAPM3's Metal3Data as a second owner of our claim (`chain.lifecycle`): one JSON
+    patch that tests `resource_version`, so no concurrent change to the owners is lost."""
+
+    namespace: str
+    name: str
+    host: HostRef
+    data_name: str
+    data_uid: str
+    resource_version: str
+    owners: tuple[OwnerReference, ...] = ()
+    """The claim's ownerReferences as read; the patch writes them plus the Metal3Data."""
+
+
+@dataclass(frozen=True, slots=True)
+class NudgeClaim:
+    """Touch one of our unanswered claims (`keys.NUDGED_ANNOTATION`) so IPAM looks again."""
+
+    namespace: str
+    name: str
+    host: HostRef
+    at: str
+    has_annotations: bool = True
+
+
 Action = (
     CreateIPClaim
     | WriteSecret
     | ReleaseHost
     | RecordEvent
     | DeleteIPClaim
-    | RecordPreAllocation
     | CreateIPAddressClaim
+    | LendClaim
+    | NudgeClaim
 )

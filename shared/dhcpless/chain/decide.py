@@ -14,8 +14,7 @@ from collections.abc import Mapping, Sequence
 import yaml
 
 from dhcpless import keys, render
-from dhcpless.chain import external, formats, lifecycle, netcheck, repause
-from dhcpless.chain.act import secret_object
+from dhcpless.chain import external, formats, identity, netcheck
 from dhcpless.chain.actions import (
     Action,
     CreateIPAddressClaim,
@@ -27,6 +26,7 @@ from dhcpless.chain.actions import (
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.lookup import Found, Problem
 from dhcpless.chain.netcheck import problem as secret_problem
+from dhcpless.chain.objects import secret_object
 from dhcpless.keys import NetworkDataFormat
 from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
@@ -98,12 +98,34 @@ def decide_render(
     refused = external.failures(host, pools, outside)
     if failed or refused:
         return (*(event(host, Reason.CLAIM_FAILED, _claim_error(c)) for c in failed), *refused)
+    misnamed = _misnamed(host, claims, addresses)
+    if misnamed:
+        return misnamed
     have = {*addresses, *outside.addresses}
     if any(p.name not in have for p in pools):
         return ()
     cache = {name: render.Address.from_ipaddress(ip) for name, ip in addresses.items()}
     cache.update(outside.addresses)
     return _write(host, found, cache, existing, ippools)
+
+
+def _misnamed(
+    host: BareMetalHost, claims: Mapping[str, IPClaim], addresses: Mapping[str, IPAddress]
+) -> Actions:
+    """A claim's `status.address` must name an IPAddress IPAM made for that very claim
+    (`ipam/ippool_manager.go` `createAddress` sets `spec.claim` to the claim): one naming
+    another claim's address would give this host an address someone else holds."""
+    events: list[Action] = []
+    for pool, address in sorted(addresses.items()):
+        claim = claims.get(pool)
+        if claim is not None and address.spec.claim.name != claim.metadata.name:
+            where = f"IPClaim {claim.metadata.namespace}/{claim.metadata.name}"
+            message = (
+                f"{where} names IPAddress {address.metadata.name} of claim "
+                f"{address.spec.claim.name or '(none)'}; not used"
+            )
+            events.append(event(host, Reason.CLAIM_CONFLICT, message))
+    return tuple(events)
 
 
 def _write(
@@ -124,13 +146,13 @@ def _write(
         return (event(host, Reason.INVALID_TEMPLATE, f"{found.ref}: {fmt}"),)
     text, nmstate = formats.texts(fmt, document)
     if existing is not None:
-        return _compare(host, existing, text)
+        foreign = identity.refusal(HostRef.of(host), "Secret", existing.metadata)
+        return (foreign,) if foreign is not None else _compare(host, existing, text)
     refused = netcheck.render_refusals(host, found, document, ippools)
     if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
         return refused
-    common, decoupled = _lifecycle_pools(host, found, ippools)
     write = WriteSecret(
-        host.namespace, secret_name(host), HostRef.of(host), text, common, decoupled, fmt, nmstate
+        host.namespace, secret_name(host), HostRef.of(host), text, data_format=fmt, nmstate=nmstate
     )
     return (
         write,
@@ -144,20 +166,6 @@ def _rendered(name: str, found: Found, host: BareMetalHost) -> str:
     data = found.template.network_data
     fallbacks = () if data is None else macs.boot_mac_fallbacks(data.links, host)
     return "; ".join((f"Secret {name} from {found.ref}", *fallbacks))
-
-
-def _lifecycle_pools(
-    host: BareMetalHost, found: Found, ippools: Sequence[IPPool]
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The referenced pools the IP lifecycle step releases at `available` (common, missing or
-    not Metal3's), and the decoupled ones it keeps unless opted in."""
-    pools = pools_for(host, found)
-    by_name = {p.metadata.name: p for p in ippools}
-    refs = () if isinstance(pools, Problem) else pools
-    kept = tuple(
-        p.name for p in refs if p.is_metal3 and not lifecycle.is_common(by_name.get(p.name))
-    )
-    return tuple(p.name for p in refs if p.name not in kept), kept
 
 
 def _compare(host: BareMetalHost, existing: Secret, text: str) -> Actions:
@@ -189,6 +197,11 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
         return ()  # a Secret this host does not use
     if secret is None:
         return (event(host, Reason.SECRET_MISSING, f"Secret {name} not found"),) if named else ()
+    refused_secret = (
+        None if named else identity.refusal(HostRef.of(host), "Secret", secret.metadata)
+    )
+    if refused_secret is not None:  # our default name, not written by us for this host
+        return (refused_secret,)
     trouble = secret_problem(secret)
     if trouble is not None:
         return (event(host, Reason.SECRET_INVALID, trouble),)
@@ -196,12 +209,5 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
     if refused:  # valid shape, but the ramdisk could not use it: stay paused, say why
         return refused
     version = host.metadata.resource_version or ""
-    done = _nothing_at_available(secret) and not repause.manifest_pauses(host)  # issue 16
-    release = ReleaseHost(HostRef.of(host), name, not named, version, done, bool(host.labels))
+    release = ReleaseHost(HostRef.of(host), name, not named, version)
     return (release, event(host, Reason.HOST_RELEASED, f"network data in Secret {name}"))
-
-
-def _nothing_at_available(secret: Secret) -> bool:
-    """Our Secret says no claim is released at `available` (absent: unknown, so not done)."""
-    ours = secret.metadata.labels.get(keys.MANAGED_BY_LABEL) == keys.MANAGED_BY_VALUE
-    return ours and secret.metadata.annotations.get(keys.RELEASED_AT_AVAILABLE_ANNOTATION) == ""

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from dhcpless import keys, render
+from dhcpless.chain import identity
 from dhcpless.chain.actions import CreateIPAddressClaim, RecordEvent
 from dhcpless.errors import Gone, Transient
 from dhcpless.kube.client import Kube
@@ -77,7 +78,13 @@ def gather_claims(kube: Kube, host: BareMetalHost, namespace: str, pools: Pools)
         f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"
     )
     claims = kube.list_capi_claims(namespace, selector)
-    mine = (c for c in claims if c.metadata.name == f"{host.name}-{c.spec.pool_ref.name}")
+    ref = HostRef.of(host)
+    mine = (
+        c
+        for c in claims
+        if c.metadata.name == f"{host.name}-{c.spec.pool_ref.name}"
+        and identity.standing(c.metadata, ref) is identity.Standing.OURS
+    )
     return External({c.spec.pool_ref.name: c for c in mine})
 
 

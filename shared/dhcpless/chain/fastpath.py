@@ -1,14 +1,15 @@
-"""ipclaim-fulfilment's short path: one read per fulfilled claim until the last one, one render.
+"""ipclaim-fulfilment's short path: one read per fulfilled claim until the last one.
 
 Exists because re-resolving the template and re-reading claims, Secret and pools on every
 fulfilled claim cost about a dozen reads per host (README "Performance"). host-registration
 records on each IPClaim the template and every pool of the host (`keys.CLAIM_*_ANNOTATION`);
 IPAM copies the claim's labels onto its IPAddress. So a fulfilled claim's event needs one LIST
 of the host's IPAddresses to know whether every pool has its address, and only the event of
-the claim whose address came last (the highest resourceVersion: etcd revisions grow) goes on to
-read the host, the template and the pools and to write the Secret — optimistically, comparing
-with what is there only when the create finds one. Exactly one invocation per host renders, so
-the Secret is created once (`writes_per_host` equals the floor, not "almost").
+the claim whose address came last (the highest resourceVersion: etcd revisions grow) goes on,
+to the full pipeline (`chain.state`). It does not render from the template recorded on the
+claim: the host may have been relabelled, or another Metal3MachineTemplate may have made the
+choice ambiguous, since the claims were made (issue 12, finding 6); and the full path checks
+that every claim and Secret is this host's (`chain.identity`).
 
 Anything unexpected (claims without the annotations, the claim's own address not among the
 labelled ones, a template that no longer names the same pools, lookup problems) returns False:
@@ -21,13 +22,8 @@ import logging
 from dataclasses import dataclass
 
 from dhcpless import keys, resolve
-from dhcpless.chain import act as chain_act
-from dhcpless.chain import decide, lookup, netcheck
-from dhcpless.chain.actions import WriteSecret
-from dhcpless.chain.gate import Gate, gate, secret_name
-from dhcpless.errors import Transient
 from dhcpless.kube.client import Kube
-from dhcpless.models import BareMetalHost, IPAddress, IPClaim
+from dhcpless.models import IPAddress, IPClaim
 from dhcpless.web import Settings
 
 log = logging.getLogger(__name__)
@@ -87,37 +83,7 @@ def handle(claim: IPClaim, owner: tuple[str, str], kube: Kube, settings: Setting
         have, want = len(addresses), len(notes.pools)
         log.info("host %s/%s: %d of %d addresses, or not the last", *owner, have, want)
         return True
-    host = kube.get_host(*owner)  # events are hints: re-read before writing
-    if gate(host) is not Gate.WAITING:
-        return True
-    return render(kube, settings, host, notes, addresses)
-
-
-def render(
-    kube: Kube,
-    settings: Settings,
-    host: BareMetalHost,
-    notes: Recorded,
-    addresses: dict[str, IPAddress],
-) -> bool:
-    found = lookup.fetch(kube, notes.template)
-    if not isinstance(found, lookup.Found):
-        return False
-    pools = decide.pools_for(host, found)
-    if isinstance(pools, lookup.Problem) or tuple(p.name for p in pools) != notes.pools:
-        return False
-    ippools = netcheck.pools_to_check(kube, host, found)
-    actions = decide.decide_render(host, found, {}, addresses, None, ippools)
-    writes = [a for a in actions if isinstance(a, WriteSecret)]
-    if writes:
-        log.info("host %s/%s: write Secret %s", host.namespace, host.name, writes[0].name)
-    if writes and chain_act.perform(writes[0], kube, settings) is False:  # there: compare
-        existing = lookup.secret_or_none(kube, host.namespace, secret_name(host))
-        if existing is None:
-            raise Transient(f"Secret {writes[0].name} there, then gone: retry")
-        actions = decide.decide_render(host, found, {}, addresses, existing, ippools)
-    chain_act.act([a for a in actions if not isinstance(a, WriteSecret)], kube, settings, host)
-    return True
+    return False  # the last address: the full pipeline renders from what applies now
 
 
 def _selector(owner: tuple[str, str]) -> str:

@@ -1,151 +1,124 @@
-"""What happens to our claims once pre-provisioning is over (README "IP lifecycle").
+"""The host owns its addresses for its whole life; CAPM3 borrows them (README "IP lifecycle").
 
-A host we released (it carries `keys.RELEASED_AT_ANNOTATION`) that reaches `available` no longer
-boots our ramdisk for now. Per claim of ours, by the pool it draws from:
+Facts this rests on (read upstream):
 
-* **Common pool** (`spec.clusterName` set: the pool the provisioning Metal3DataTemplate uses):
-  delete the claim, because CAPM3 looks up `<bmh>-<pool>` and waits forever on a claim it does
-  not own (metal3.md §c.2, §h.3). With `record_preallocation`, first merge the address into the
-  pool's `preAllocations[<bmh>-<pool>]` (guarded by resourceVersion), so CAPM3's claim of that
-  name gets the same address (§c.6); a user's existing pre-allocation is never overwritten.
-* **Decoupled pool** (no `clusterName`): keep the claim, so the address stays reserved while
-  the ramdisk may boot again with it (inspection, cleaning, deployment); the host's deletion
-  releases it (ownerReference -> garbage collection; we put no finalizer on claims, §d.5).
-  `release_decoupled` opts into releasing it at `available` too.
-
-The decision is taken from the event's object first: hosts that are not ours cost no read.
+* Fast track is on by default in Metal3's Ironic (ironic-image `scripts/ironic-common.sh`): after
+  inspection the ramdisk keeps running with the pre-provisioning address, and deployment and
+  later cleaning boot with the same Secret (BMO updates the node's data in every registered
+  state, `controllers/metal3.io/host_state_machine.go` `ensureRegistered`). So an address is in
+  use for as long as the host exists: nothing here ever deletes our claim; the host's deletion
+  releases it (its ownerReference -> garbage collection, which deletes a dependent only once
+  *all* its owners are gone).
+* CAPM3 (`baremetal/metal3data_manager.go` `ensureM3IPClaim`) GETs `<metal3data>-<pool>`, else
+  `<bmh>-<pool>` whatever `--enable-bmh-name-based-preallocation` says, else creates a claim;
+  `addressFromM3Claim` uses a claim only if one of its ownerReferences has the Metal3Data's UID
+  and otherwise requeues for ever. So once CAPM3's Metal3Data for the host exists, we add it
+  as a second owner of our `<bmh>-<pool>` claims: CAPM3 then uses the very address the ramdisk
+  has, and there is no moment in which it is free. When CAPM3 deletes that Metal3Data
+  (`releaseAddressFromM3Pool` deletes only `<metal3data>-<pool>` and claims carrying its data
+  labels, neither of which is ours), garbage collection drops it from the owners and the host
+  keeps the claim.
+* The Metal3Data of a host: CAPM3 names the Metal3DataClaim after the Metal3Machine
+  (`baremetal/metal3machine_manager.go`), the Metal3Data's `spec.claim` names that claim, and
+  the host's `spec.consumerRef` names the Metal3Machine.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from dhcpless import keys
 from dhcpless.chain import lookup
-from dhcpless.chain.actions import Action, DeleteIPClaim, RecordEvent, RecordPreAllocation
-from dhcpless.chain.gate import Gate, gate
+from dhcpless.chain.actions import Action, LendClaim, RecordEvent
+from dhcpless.chain.gate import gate
 from dhcpless.errors import Gone
-from dhcpless.keys import ProvisioningState
+from dhcpless.kube import capm3
 from dhcpless.kube.client import Kube
 from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
-from dhcpless.models import BareMetalHost, IPAddress, IPClaim, IPPool
+from dhcpless.models import BareMetalHost, IPClaim
+from dhcpless.models.capm3 import Metal3Data
+from dhcpless.models.meta import ObjectReference
 
-TRUE = frozenset({"1", "true", "yes", "on"})
-
-
-@dataclass(frozen=True, slots=True)
-class LifecycleSettings:
-    """The two opt-ins (module docstring); read once, in `create_app`."""
-
-    record_preallocation: bool = False
-    release_decoupled: bool = False
-
-    @classmethod
-    def from_environment(cls, env: Mapping[str, str] = os.environ) -> LifecycleSettings:
-        def flag(name: str) -> bool:
-            return env.get(name, "").strip().lower() in TRUE
-
-        return cls(flag(keys.RECORD_PREALLOCATION_ENV), flag(keys.RELEASE_DECOUPLED_ENV))
+METAL3MACHINE = "Metal3Machine"
 
 
 @dataclass(frozen=True)
-class LifecycleState:
-    """Our claims of one available host, their pools, and (to record) their addresses."""
+class LendingState:
+    """A released host's own claims and the live Metal3Data of its Metal3Machine."""
 
     host: BareMetalHost
     claims: dict[str, IPClaim] = field(default_factory=dict)
-    pools: dict[str, IPPool] = field(default_factory=dict)
-    addresses: dict[str, IPAddress] = field(default_factory=dict)
-
-
-def release_decoupled(env: Mapping[str, str] = os.environ) -> bool:
-    """The opt-in alone, for functions that write the Secret (`web.Settings`)."""
-    return LifecycleSettings.from_environment(env).release_decoupled
+    data: tuple[Metal3Data, ...] = ()
 
 
 def done(host: BareMetalHost) -> bool:
-    """Pure, on the event's object: released with nothing left for us (`keys.DONE_LABEL`),
-    and not paused for us again (a host paused anew is registered anew)."""
+    """Pure, on the event's object: labelled done by an earlier release (hosts are no longer
+    labelled: CAPM3 may borrow anew after every re-provisioning), not paused for us again."""
     return host.labels.get(keys.DONE_LABEL) == keys.DONE_VALUE and not gate(host).ours
 
 
-def pre_provisioning_over(host: BareMetalHost) -> bool:
-    """Pure, on the event's object: released by us, not paused again, and `available`."""
+def borrower(host: BareMetalHost) -> ObjectReference | None:
+    """The Metal3Machine CAPM3 associated the host with (`spec.consumerRef`), if any."""
+    ref = host.spec.consumer_ref
+    return ref if ref is not None and ref.kind == METAL3MACHINE and ref.name else None
+
+
+def lendable(host: BareMetalHost) -> bool:
+    """Pure, on the event's object: released by us, not paused for us, not being deleted, and
+    associated with a Metal3Machine. Every other released host costs no read."""
     return (
-        gate(host) is Gate.NOT_PAUSED
+        not gate(host).ours
         and keys.RELEASED_AT_ANNOTATION in host.annotations
-        and host.status.provisioning.state == ProvisioningState.AVAILABLE
         and not host.metadata.deletion_timestamp
+        and borrower(host) is not None
     )
 
 
-def gather(kube: Kube, host: BareMetalHost, settings: LifecycleSettings) -> LifecycleState:
-    """Our claims (one LIST in the template's namespace), their pools, and addresses to record."""
-    template = lookup.template_for(kube, host)
-    namespace = template.ref.namespace if isinstance(template, lookup.Found) else host.namespace
-    claims = {
-        p: c for p, c in lookup.host_claims(kube, host, namespace).items()
-        if not c.metadata.deletion_timestamp
-    }  # fmt: skip
-    pools = {p: pool for p in sorted(claims) if (pool := _pool(kube, namespace, p)) is not None}
-    wanted = {p: c for p, c in claims.items() if _needs_record(settings, pools.get(p), c)}
-    return LifecycleState(host, claims, pools, lookup.addresses(kube, wanted) if wanted else {})
-
-
-def _pool(kube: Kube, namespace: str, name: str) -> IPPool | None:
+def gather(kube: Kube, host: BareMetalHost) -> LendingState:
+    """Our claims of this host (one label-scoped LIST) and the Metal3Data (one LIST), both in
+    the Metal3Machine's namespace: the only one where CAPM3 looks for `<bmh>-<pool>`."""
+    ref = borrower(host)
+    if ref is None:
+        return LendingState(host)
+    namespace = ref.namespace or host.namespace
+    claims = lookup.host_claims(kube, host, namespace)
+    if not claims:
+        return LendingState(host)
     try:
-        return kube.get_pool(namespace, name)
-    except Gone:
-        return None
+        listed = capm3.list_metal3data(kube, namespace)
+    except Gone:  # CAPM3 not installed (no Metal3Data kind): nothing borrows
+        return LendingState(host, claims)
+    data = [d for d in listed if _serves(d, ref)]
+    return LendingState(host, claims, tuple(data))
 
 
-def is_common(pool: IPPool | None) -> bool:
-    """Shared with provisioning (`clusterName`); a vanished pool reserves nothing: release."""
-    return pool is None or bool(pool.spec.cluster_name)
+def _serves(data: Metal3Data, machine: ObjectReference) -> bool:
+    return data.spec.claim.name == machine.name and not data.metadata.deletion_timestamp
 
 
-def _needs_record(settings: LifecycleSettings, pool: IPPool | None, claim: IPClaim) -> bool:
-    return (
-        settings.record_preallocation
-        and pool is not None
-        and is_common(pool)
-        and claim.metadata.name not in pool.spec.pre_allocations
-        and claim.status.address is not None
-    )
-
-
-def decide(state: LifecycleState, settings: LifecycleSettings) -> tuple[Action, ...]:
-    """Pure: per claim (pool order), record then delete, or keep (see the module docstring)."""
+def decide(state: LendingState) -> tuple[Action, ...]:
+    """Pure: each claim not yet owned by each live Metal3Data gets it as an owner, once."""
     actions: list[Action] = []
-    for pool_name, claim in sorted(state.claims.items()):
-        pool = state.pools.get(pool_name)
-        if is_common(pool) or settings.release_decoupled:
-            actions += _release(state, claim, pool)
+    ref = HostRef.of(state.host)
+    for _, claim in sorted(state.claims.items()):
+        owners = {o.uid for o in claim.metadata.owner_references}
+        for data in state.data:
+            uid = data.metadata.uid or ""
+            if uid and uid not in owners:
+                actions += _lend(ref, claim, data)
     return tuple(actions)
 
 
-def _release(state: LifecycleState, claim: IPClaim, pool: IPPool | None) -> list[Action]:
-    ref, name = HostRef.of(state.host), claim.metadata.name
-    namespace = claim.metadata.namespace or state.host.namespace
-    address = state.addresses.get(claim.spec.pool.name)
-    record: list[Action] = []
-    if address is not None and pool is not None:
-        version = pool.metadata.resource_version or ""
-        record = [
-            RecordPreAllocation(namespace, pool.metadata.name, name, address.spec.address, version),
-            RecordEvent(ref, Reason.PREALLOCATION_RECORDED, _recorded(pool, name, address)),
-        ]
-    why = "shared with provisioning" if is_common(pool) else "decoupled, release opted in"
-    message = f"IPClaim {namespace}/{name} deleted: host available, pool {why}"
-    return [
-        *record,
-        DeleteIPClaim(namespace, name, ref),
-        RecordEvent(ref, Reason.CLAIM_RELEASED, message),
-    ]
-
-
-def _recorded(pool: IPPool, claim: str, address: IPAddress) -> str:
-    return f"IPPool {pool.metadata.name}: preAllocations[{claim}] = {address.spec.address}"
+def _lend(ref: HostRef, claim: IPClaim, data: Metal3Data) -> list[Action]:
+    namespace = claim.metadata.namespace or ref.namespace
+    lend = LendClaim(
+        namespace, claim.metadata.name, ref, data.metadata.name, data.metadata.uid or "",
+        claim.metadata.resource_version or "",
+        claim.metadata.owner_references,
+    )  # fmt: skip
+    message = (
+        f"IPClaim {namespace}/{claim.metadata.name} lent to Metal3Data {data.metadata.name}: "
+        "CAPM3 uses the address the host has; the host's deletion frees it"
+    )
+    return [lend, RecordEvent(ref, Reason.CLAIM_LENT, message)]

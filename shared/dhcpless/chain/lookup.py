@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dhcpless import keys, resolve
+from dhcpless.chain import identity
 from dhcpless.errors import Gone, InvalidInput, Transient
 from dhcpless.keys import EVENT_REPORTING_COMPONENT
 from dhcpless.kube import recorder
@@ -107,13 +108,21 @@ def _ambiguity(ambiguous: resolve.Ambiguous) -> str:
 
 
 def host_claims(kube: Kube, host: BareMetalHost, namespace: str) -> dict[str, IPClaim]:
-    """Our claims for this host in `namespace`, by pool name (one LIST, label-scoped)."""
+    """Our claims for this host in `namespace`, by pool name (one LIST, label-scoped). Only
+    claims of this very host count (`chain.identity`): a predecessor's under the same name,
+    terminating or not, is not ours; `decide_claims` reports it when creating ours finds it."""
     selector = (
         f"{keys.HOST_LABEL}={host.name},{keys.HOST_NAMESPACE_LABEL}={host.namespace},"
         f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"
     )
     claims = kube.list_claims(namespace, selector)
-    return {c.spec.pool.name: c for c in claims if c.metadata.name == claim_name(host, c)}
+    ref = HostRef.of(host)
+    return {
+        c.spec.pool.name: c
+        for c in claims
+        if c.metadata.name == claim_name(host, c)
+        and identity.standing(c.metadata, ref) is identity.Standing.OURS
+    }
 
 
 def claim_name(host: BareMetalHost, claim: IPClaim) -> str:

@@ -24,7 +24,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dhcpless import keys, render
-from dhcpless.chain import formats
+from dhcpless.chain import formats, identity
 from dhcpless.chain.actions import RecordEvent
 from dhcpless.chain.lookup import Found
 from dhcpless.kube.client import Kube
@@ -92,8 +92,9 @@ def release_refusals(host: BareMetalHost, secret: Secret) -> tuple[RecordEvent, 
     from dhcpless.render.validate import validate_network_data  # cold start: only when used
 
     if formats.secret_format(secret) is keys.NetworkDataFormat.NMSTATE_IN_NETWORK_DATA:
-        if (secret.metadata.labels or {}).get(keys.WRITER_RELEASES_LABEL):
-            return ()  # ours: its OpenStack form passed every rule before it was written
+        if identity.standing(secret.metadata, HostRef.of(host)) is identity.Standing.OURS:
+            return ()  # we wrote it for this host (labels and UID, not a label alone): its
+            # OpenStack form passed every rule before it was written
         reason = "nmstate under networkData is only accepted from Secrets this project renders"
         message = f"Secret {secret.metadata.name}: {reason}"
         return (RecordEvent(HostRef.of(host), Reason.INVALID_NETWORK_DATA, message),)

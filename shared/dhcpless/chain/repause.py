@@ -5,15 +5,12 @@ carries: when a host's manifest has `baremetalhost.metal3.io/paused: metal3.io/p
 each re-apply after our release puts the pause back, and BMO stops reconciling the host
 (README "Hosts in git"). Such a host is paused for us, names its Secret and carries our
 released-at stamp: the usual release decision serves it again with the same Secret (never
-rewritten: `decide._compare`) as soon as its event arrives. This module adds the Event that
-explains the loop and how to end it (`explain`), and tells `decide.decide_release` not to mark
-such a host done (`manifest_pauses`): the source's selector hides done hosts, and a re-pause
-must still reach host-registration.
+rewritten: `decide._compare`) as soon as its event arrives (no release marks a host done any
+more, so every re-pause reaches host-registration, whichever client put it back). This module
+adds the Event that explains the loop and how to end it (`explain`).
 """
 
 from __future__ import annotations
-
-import json
 
 from dhcpless import keys
 from dhcpless.chain.actions import Action, RecordEvent, ReleaseHost
@@ -33,23 +30,6 @@ MESSAGE = (
 def repaused(host: BareMetalHost) -> bool:
     """Pure: paused for us again after we released it (it names its Secret, it has our stamp)."""
     return gate(host) is Gate.NAMED and keys.RELEASED_AT_ANNOTATION in host.annotations
-
-
-def manifest_pauses(host: BareMetalHost) -> bool:
-    """Pure: the last client-side apply (kubectl, Argo CD) carried our pause.
-
-    Server-side apply (Flux) records its fields in managedFields, which the models do not
-    read: such a host is still released again at once while it is not done; a done one only
-    by resync (documented in README "Hosts in git")."""
-    text = host.annotations.get(keys.LAST_APPLIED_ANNOTATION, "")
-    try:
-        applied = json.loads(text) if text else {}
-    except ValueError:
-        return False
-    annotations = ((applied if isinstance(applied, dict) else {}).get("metadata") or {}).get(
-        "annotations"
-    )
-    return isinstance(annotations, dict) and keys.PAUSED_ANNOTATION in annotations
 
 
 def explain(host: BareMetalHost, actions: tuple[Action, ...]) -> tuple[Action, ...]:

@@ -51,6 +51,11 @@ class Reason(StrEnum):
     CLAIM_RETRIED = "ClaimRetried"
     REGISTERED_UNPAUSED = "RegisteredUnpaused"
     MANIFEST_REPAUSED = "ManifestRepaused"
+    CLAIM_CONFLICT = "ClaimConflict"
+    CLAIM_LENT = "ClaimLent"
+    CLAIM_UNANSWERED = "ClaimUnanswered"
+    CLAIM_DELETED = "ClaimDeleted"
+    WAITING_FOR_DELETION = "WaitingForDeletion"
 
     @property
     def severity(self) -> Severity:
@@ -66,6 +71,7 @@ _PROGRESS = frozenset(
         Reason.CLAIM_RELEASED,
         Reason.PREALLOCATION_RECORDED,
         Reason.CLAIM_RETRIED,
+        Reason.CLAIM_LENT,
     }
 )
 

@@ -12,7 +12,7 @@ from pydantic import ConfigDict, Field
 
 from dhcpless.keys import ProvisioningState
 from dhcpless.models.base import K8sModel, K8sObject
-from dhcpless.models.meta import ObjectMeta
+from dhcpless.models.meta import ObjectMeta, ObjectReference
 
 
 class NIC(K8sModel):
@@ -51,6 +51,8 @@ class BareMetalHostSpec(K8sModel):
     boot_mac_address: str = Field(default="", alias="bootMACAddress")
     preprovisioning_network_data_name: str = ""
     online: bool = False
+    consumer_ref: ObjectReference | None = None
+    """Who uses the host: CAPM3 names its Metal3Machine here (`chain.lifecycle` lends to it)."""
 
 
 class BareMetalHost(K8sObject):

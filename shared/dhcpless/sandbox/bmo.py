@@ -75,6 +75,9 @@ class BMOController(Controller[HostKey]):
         """Hosts whose ramdisk could not configure the boot NIC, with the reason."""
         self.refused: dict[HostKey, str] = {}
         """Hosts whose network data Ironic refused at registration (fields and rules only)."""
+        self.wire: dict[HostKey, tuple[str, ...]] = {}
+        """What glean configured on each host's boot NIC at its last ramdisk boot: fast track
+        keeps that ramdisk running (`sandbox.wire` counts duplicates on the wire)."""
 
     def _on_event(self, kind: WatchEvent, host: dict[str, Any]) -> None:
         meta = host.get("metadata", {})
@@ -133,6 +136,7 @@ class BMOController(Controller[HostKey]):
         with self._lock:
             self.stuck.pop(key, None)
             self._retries.pop(key, None)
+            self.wire[key] = result.addresses
         self._set_status(key, host_status(ProvisioningState.AVAILABLE))
         return None
 

@@ -54,6 +54,10 @@ class CustomObjects:
     def delete(self, plural: str, namespace: str, name: str) -> None:
         self._api.delete_namespaced_custom_object(*self._gv, namespace, plural, name)
 
+    def patch(self, plural: str, namespace: str, name: str, body: Obj) -> None:
+        """A merge patch (`kubectl patch --type merge`)."""
+        self._api.patch_namespaced_custom_object(*self._gv, namespace, plural, name, body)
+
     def patch_status(self, plural: str, namespace: str, name: str, status: Any) -> None:
         patch = {"status": status}
         self._api.patch_namespaced_custom_object_status(*self._gv, namespace, plural, name, patch)

@@ -53,6 +53,7 @@ PoolKey = tuple[str, str]
 
 _RESOURCES = (("IPPool", "ippools"), ("IPClaim", "ipclaims"), ("IPAddress", "ipaddresses"))
 _CONFLICT_REQUEUE = 0.05
+CAPI_GROUP = "cluster.x-k8s.io"
 
 
 class IPAMController(Controller[PoolKey]):
@@ -64,6 +65,7 @@ class IPAMController(Controller[PoolKey]):
 
     def __init__(self, api: client.ApiClient, *, delay: float = 0.0) -> None:
         self._objects = CustomObjects(api, keys.IPAM_GROUP, keys.IPAM_VERSION)
+        self._clusters = [CustomObjects(api, CAPI_GROUP, v) for v in ("v1beta2", "v1beta1")]
         self.delay, self.failing = delay, False
         self.allocated = 0
         watched = [WatchedResource(API_VERSION, kind, plural) for kind, plural in _RESOURCES]
@@ -87,6 +89,12 @@ class IPAMController(Controller[PoolKey]):
         state = pool_state(pool, self._objects.list_items("ipaddresses", namespace))
         if pool["metadata"].get("deletionTimestamp"):
             return self._finish_pool_deletion(pool, state)
+        cluster = (pool.get("spec") or {}).get("clusterName")
+        if cluster and not self._cluster_exists(namespace, cluster):
+            # ip-address-manager `controllers/ippool_controller.go` Reconcile: the Cluster
+            # lookup fails, it logs and returns without requeue; nothing is allocated or written
+            log.info("IPPool %s/%s: Cluster %s not found; nothing allocated", *key, cluster)
+            return None
         self._objects.ensure_finalizer("ippools", pool, keys.IPAM_POOL_FINALIZER)
         for claim in pending_claims(name, self._objects.list_items("ipclaims", namespace)):
             self._serve(state, claim)
@@ -94,6 +102,10 @@ class IPAMController(Controller[PoolKey]):
         if status is not None:
             self._patch_status("ippools", namespace, name, status)
         return None
+
+    def _cluster_exists(self, namespace: str, name: str) -> bool:
+        """CAPI serves Clusters at v1beta2, older installations at v1beta1."""
+        return any(c.get("clusters", namespace, name) is not None for c in self._clusters)
 
     def _serve(self, state: PoolState, claim: dict[str, Any]) -> None:
         name = claim["metadata"]["name"]

@@ -48,6 +48,10 @@ __all__ += ["BROKER", "DELIVERY", "OURS", "PING_SOURCE", "PING_TYPE", "SOURCES",
 __all__ += ["function_factory"]
 
 
+SOURCE_SYNC_SECONDS = 60.0
+"""How long `start` waits for the event source's first LIST and watch (a loaded machine)."""
+
+
 @dataclass(frozen=True)
 class WorldSettings:
     """Knobs for demos and tests; the defaults suit an interactive demo."""
@@ -132,6 +136,7 @@ class World:
         self.source = self._new_source()
         for part in (self.ipam, self.capi_ipam, self.bmo, self.source, self.reaper):
             part.start()
+        self._source_synced()
         self._pinger.start()
 
     def stop(self) -> None:
@@ -151,6 +156,13 @@ class World:
             between()
         self.source = self._new_source()
         self.source.start()
+        self._source_synced()
+
+    def _source_synced(self) -> None:
+        """Return only once the source watches: what is created before its first LIST ends
+        is never an event (no replay), so a caller creating objects at once lost them."""
+        if not self.source.wait_synced(SOURCE_SYNC_SECONDS):
+            raise RuntimeError(f"event source not watching after {SOURCE_SYNC_SECONDS}s")
 
     def ping(self) -> None:
         """One PingSource event to the broker (resync)."""

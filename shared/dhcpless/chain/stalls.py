@@ -1,0 +1,126 @@
+"""Claims nobody will answer become a Warning, not a silent wait (issue 12, finding 9).
+
+Metal3 IPAM says nothing in two cases: a claim of a pool that does not exist is never
+reconciled into an address, and a pool whose `spec.clusterName` names a Cluster that does not
+exist allocates nothing and returns without requeue (ip-address-manager
+`controllers/ippool_controller.go`, Reconcile: the Cluster lookup). A waiting host whose
+claims are unanswered for one of these reasons gets one Warning per claim from resync (a tick
+is the only moment that knows the wait is not just IPAM's lag); the host stays paused. IPAM
+does not watch Clusters (its IPPool controller watches IPClaims and IPAddressClaims only), so
+once the Cluster exists a later tick touches the claim (`keys.NUDGED_ANNOTATION`): that IPClaim
+event makes IPAM reconcile the pool and serve it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from dhcpless.chain.actions import Action, NudgeClaim, RecordEvent
+from dhcpless.chain.external import External
+from dhcpless.errors import Gone
+from dhcpless.kube import capi
+from dhcpless.kube.client import Kube
+from dhcpless.kube.recorder import Reason
+from dhcpless.kube.refs import HostRef
+from dhcpless.models import BareMetalHost, IPClaim
+
+
+@dataclass(frozen=True, slots=True)
+class Unanswered:
+    """Why IPAM will not answer one claim: its pool is missing, or its pool's Cluster is."""
+
+    claim: str
+    namespace: str
+    pool: str
+    cluster: str | None = None
+    """None: the pool itself is missing; else the Cluster the pool waits for."""
+    nudge: bool = False
+    """The pool's Cluster exists now but IPAM, which does not watch Clusters, has not looked
+    again since: touch the claim (an IPClaim event makes IPAM reconcile its pool)."""
+    has_annotations: bool = True
+    external: bool = False
+    """A CAPI IPAddressClaim its provider neither fulfilled nor failed (the in-cluster
+    provider writes no condition on an exhausted pool: `chain.external`)."""
+
+
+def pending(claims: Mapping[str, IPClaim]) -> list[IPClaim]:
+    """Pure: claims with neither an address nor an error (IPAM has not answered)."""
+    return [
+        c
+        for _, c in sorted(claims.items())
+        if c.status.address is None and not c.status.error_message
+    ]
+
+
+def gather(kube: Kube, claims: Mapping[str, IPClaim], now: datetime) -> tuple[Unanswered, ...]:
+    """For each unanswered claim: GET its pool, and the pool's Cluster when it names one."""
+    found: list[Unanswered] = []
+    for claim in pending(claims):
+        namespace, pool = claim.metadata.namespace or "default", claim.spec.pool.name
+        try:
+            cluster = kube.get_pool(namespace, pool).spec.cluster_name
+        except Gone:
+            found.append(Unanswered(claim.metadata.name, namespace, pool))
+            continue
+        if cluster and not capi.cluster_exists(kube, namespace, cluster):
+            found.append(Unanswered(claim.metadata.name, namespace, pool, cluster))
+        elif cluster and _age(claim.metadata.creation_timestamp, now) >= FRESH_SECONDS:
+            notes = bool(claim.metadata.annotations)
+            found.append(Unanswered(claim.metadata.name, namespace, pool, cluster, True, notes))
+    return tuple(found)
+
+
+FRESH_SECONDS = 60.0
+"""An external claim younger than this may just be waiting for its provider: not reported."""
+
+
+def external_pending(outside: External, now: datetime) -> tuple[Unanswered, ...]:
+    """Pure: our CAPI claims older than `FRESH_SECONDS` with neither an address nor a failure."""
+    return tuple(
+        Unanswered(c.metadata.name, c.metadata.namespace or "default", pool, external=True)
+        for pool, c in sorted(outside.claims.items())
+        if not c.address_name
+        and not c.failure
+        and _age(c.metadata.creation_timestamp, now) >= FRESH_SECONDS
+    )
+
+
+def _age(created: str | None, now: datetime) -> float:
+    """Seconds since an RFC 3339 timestamp (unreadable or absent: old enough)."""
+    try:
+        return (
+            now - datetime.fromisoformat((created or "").replace("Z", "+00:00"))
+        ).total_seconds()
+    except (ValueError, TypeError):  # not RFC 3339, or without a zone
+        return float("inf")
+
+
+def decide(
+    host: BareMetalHost, unanswered: tuple[Unanswered, ...], now: datetime
+) -> tuple[Action, ...]:
+    """Pure: one Warning per claim, naming the pool and what is missing; a nudge for a claim
+    whose pool's Cluster exists now."""
+    ref, events = HostRef.of(host), list[Action]()
+    for u in unanswered:
+        if u.nudge:
+            at = now.strftime("%Y-%m-%dT%H:%M:%SZ")
+            events.append(NudgeClaim(u.namespace, u.claim, ref, at, u.has_annotations))
+            continue
+        if u.external:
+            message = (
+                f"IPAddressClaim {u.namespace}/{u.claim} waits: no address and no failure from "
+                f"the provider of pool {u.pool} (an exhausted pool may say nothing)"
+            )
+            events.append(RecordEvent(ref, Reason.CLAIM_UNANSWERED, message))
+            continue
+        where = f"IPClaim {u.namespace}/{u.claim}"
+        why = (
+            f"IPPool {u.namespace}/{u.pool} not found"
+            if u.cluster is None
+            else f"IPPool {u.namespace}/{u.pool} allocates nothing until Cluster "
+            f"{u.namespace}/{u.cluster} exists (spec.clusterName)"
+        )
+        events.append(RecordEvent(ref, Reason.CLAIM_UNANSWERED, f"{where} waits: {why}"))
+    return tuple(events)

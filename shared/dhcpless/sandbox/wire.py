@@ -1,0 +1,74 @@
+"""`duplicate_on_wire`: two running machines configured with one address at the same time.
+
+The level that matters to users: not what the API says, but what machines configured. The BMO
+stand-in records what glean wrote on each host's boot NIC at its last ramdisk boot
+(`BMOController.wire`); with fast track (on by default in Metal3's Ironic,
+ironic-image `scripts/ironic-common.sh`) that ramdisk keeps running with it while the host
+exists, so every live host's last boot counts. A CAPM3 run adds the deployed OS's addresses
+(`CAPM3Controller.deployed`), which replace the ramdisk's for that host. Each address counts
+once, the first time two live hosts hold it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+
+from kubernetes import client
+
+from dhcpless import keys
+from dhcpless.sandbox.custom_objects import CustomObjects
+
+Machines = Callable[[], Mapping[str, tuple[str, ...]]]
+"""Host name -> addresses its running machine configured (a snapshot)."""
+
+
+def duplicates(machines: Mapping[str, tuple[str, ...]], live: set[str]) -> set[str]:
+    """Pure: addresses configured by two or more live hosts."""
+    holders: dict[str, set[str]] = defaultdict(set)
+    for host, addresses in machines.items():
+        for address in addresses if host in live else ():
+            holders[address.split("/")[0]].add(host)
+    return {a for a, hosts in holders.items() if len(hosts) > 1}
+
+
+class WireWatch:
+    """Samples `machines` every `period` seconds against the live hosts of `namespace`."""
+
+    def __init__(
+        self, api: client.ApiClient, namespace: str, machines: Machines, *, period: float = 0.5
+    ) -> None:
+        self._hosts = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION)
+        self._namespace, self._machines, self._period = namespace, machines, period
+        self.found: set[str] = set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True, name="wire-watch")
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+        self.look()
+
+    def count(self) -> int:
+        return len(self.found)
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self._period):
+            self.look()
+
+    def look(self) -> None:
+        live = {
+            h["metadata"]["name"]
+            for h in self._hosts.list_items("baremetalhosts", self._namespace)
+            if not h["metadata"].get("deletionTimestamp")
+        }
+        self.found |= duplicates(self._machines(), live)
+
+
+def bmo_machines(wire: Mapping[tuple[str, str], tuple[str, ...]], namespace: str) -> Machines:
+    """The BMO stand-in's record as `Machines` for one namespace."""
+    return lambda: {name: ips for (ns, name), ips in dict(wire).items() if ns == namespace}
