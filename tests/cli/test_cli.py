@@ -15,13 +15,19 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.waits import seconds
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "render"
 DHCPLESS = Path(sys.executable).parent / "dhcpless"
 
 
 def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(DHCPLESS), *args], capture_output=True, text=True, timeout=timeout, check=False
+        [str(DHCPLESS), *args],
+        capture_output=True,
+        text=True,
+        timeout=seconds(timeout),
+        check=False,
     )
 
 
@@ -118,7 +124,7 @@ def test_status_reads_the_cluster_in_kubeconfig(tmp_path: Path) -> None:
             [str(DHCPLESS), "status", "--json", "-n", objects.NS],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=seconds(60),
             check=False,
             env=env,
         )

@@ -19,7 +19,7 @@ from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.eventsource import ApiServerSource, SourceResource
 from dhcpless.sandbox.reflector import WatchedResource
 from dhcpless.sandbox.source_events import Mode
-from tests.world.conftest import eventually
+from tests.support.waits import eventually
 
 NS = "default"
 SOURCES = [

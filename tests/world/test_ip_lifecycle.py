@@ -27,7 +27,7 @@ from dhcpless.sandbox.bmh_status import host_status
 from dhcpless.sandbox.capm3 import CAPM3Controller, metal3data_uid
 from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.world import World, WorldSettings
-from tests.world.conftest import eventually
+from tests.support.waits import eventually
 
 NS = "demo"
 USER_PREALLOCATED = {f"host-00{i}-{POOL}": f"192.168.111.{50 + i}" for i in range(2)}
