@@ -72,6 +72,7 @@ def test_render_without_addresses_names_what_is_missing() -> None:
     assert lines[0].startswith("render: no IPAddress for pool")
 
 
+@pytest.mark.slow
 def test_demo_json_ends_with_the_contract_keys() -> None:
     result = run("demo", "--hosts", "3", "--json", timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
@@ -105,6 +106,7 @@ def test_bad_arguments_are_refused(args: tuple[str, ...]) -> None:
     assert "usage: dhcpless" in result.stderr
 
 
+@pytest.mark.slow
 def test_status_reads_the_cluster_in_kubeconfig(tmp_path: Path) -> None:
     """`dhcpless status` as a user runs it: KUBECONFIG names a live (sandbox) API server."""
     from kubernetes import client as k8s
