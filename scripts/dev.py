@@ -72,9 +72,15 @@ def task_demo(args: list[str]) -> int:
 
 
 def task_lint(args: list[str]) -> int:
-    """ruff, ruff format --check and mypy --strict over the whole tree."""
+    """ruff, ruff format --check, mypy --strict over the whole tree, and the layer contracts
+    (`lint-imports`, configured in pyproject.toml)."""
     ensure_env("dev")
-    checks = (("ruff", "check", "."), ("ruff", "format", "--check", "."), ("mypy",))
+    checks = (
+        ("ruff", "check", "."),
+        ("ruff", "format", "--check", "."),
+        ("mypy",),
+        ("lint-imports", "--no-cache"),
+    )
     for tool, *rest in checks:
         print(f"dev.py: {tool} {' '.join(rest)}", flush=True)
         if code := _run(BIN / tool, *rest):
