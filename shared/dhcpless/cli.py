@@ -16,13 +16,16 @@ from dhcpless.keys import FunctionName
 
 
 def _demo(args: argparse.Namespace) -> int:
-    if args.chaos:
-        from dhcpless.demo_chaos import run_chaos_demo
+    from dhcpless.demo_logs import demo_logs
 
-        return run_chaos_demo(hosts=args.hosts, seed=args.seed, json_output=args.json)
-    from dhcpless.demo import run_demo
+    with demo_logs():
+        if args.chaos:
+            from dhcpless.demo_chaos import run_chaos_demo
 
-    return run_demo(hosts=args.hosts, json_output=args.json)
+            return run_chaos_demo(hosts=args.hosts, seed=args.seed, json_output=args.json)
+        from dhcpless.demo import run_demo
+
+        return run_demo(hosts=args.hosts, json_output=args.json)
 
 
 class UsageError(Exception):

@@ -114,3 +114,18 @@ def print_table(rows: list[HostRow], summary: dict[str, Any], out: TextIO) -> No
     )
     for name, why in summary["stuck"].items():
         out.write(f"stuck: {name}: {why}\n")
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_words(v)}" for k, v in sorted(value.items())) or "none"
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "none"
+    return str(value)
+
+
+def print_summary(summary: dict[str, Any], out: TextIO) -> None:
+    """A summary object as `key: value` lines for people (`--json` prints the object)."""
+    width = max(map(len, summary), default=0)
+    for key in sorted(summary):
+        out.write(f"{key.replace('_', ' '):<{width}}  {_words(summary[key])}\n")
