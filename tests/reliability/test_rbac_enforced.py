@@ -20,7 +20,7 @@ from dhcpless.demo_report import observe
 from dhcpless.sandbox.apiserver.request import RequestInfo
 from dhcpless.sandbox.rbac import Authorizer, service_account
 from dhcpless.sandbox.world import World, WorldSettings
-from tests.support.waits import eventually
+from tests.support.waits import eventually, seconds
 
 ROOT = Path(__file__).resolve().parents[2]
 RBAC_FILES = (
@@ -149,7 +149,7 @@ def test_chain_completes_under_enforced_roles() -> None:
             assert service_account(NAMESPACE, name) in subjects
         create(world.api_client(), inventory(hosts))
         assert _available(world, hosts), observe(world.api_client())
-        assert world.broker.wait_idle(10)
+        assert world.broker.wait_idle(seconds(10))
         assert [str(d) for d in world.authorizer.denied] == []
         used = {r.identity for r in world.sandbox.audit.records}
         assert service_account(NAMESPACE, "host-registration") in used

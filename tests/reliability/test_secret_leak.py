@@ -20,7 +20,7 @@ from dhcpless.demo_inventory import NAMESPACE, create, inventory
 from dhcpless.demo_report import HostRow, observe
 from dhcpless.sandbox.world import World, WorldSettings
 from tests.reliability import leak
-from tests.support.waits import eventually
+from tests.support.waits import eventually, seconds
 
 pytestmark = pytest.mark.e2e
 HOSTS = 3
@@ -37,7 +37,7 @@ def _run(captured: leak.Captured) -> dict[str, list[str]]:
             api = world.api_client()
             create(api, inventory(HOSTS))
             _wait_available(world)
-            world.broker.wait_idle(10)
+            world.broker.wait_idle(seconds(10))
             found = leak.needles(api, NAMESPACE)
             assert len(found) == 4 * HOSTS
             channels = {
