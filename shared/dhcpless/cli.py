@@ -7,11 +7,11 @@ container runs) never pays for the sandbox, the demo or the renderer at start-up
 from __future__ import annotations
 
 import argparse
-import errno
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from dhcpless.cli_errors import UsageError, is_user_error, problem
 from dhcpless.keys import FunctionName
 
 
@@ -28,14 +28,14 @@ def _demo(args: argparse.Namespace) -> int:
         return run_demo(hosts=args.hosts, json_output=args.json)
 
 
-class UsageError(Exception):
-    """What the user gave cannot work; `main` prints it as one line."""
+def _folder_exists(option: str, path: str) -> None:
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: directory {folder} does not exist")
 
 
 def _sandbox(args: argparse.Namespace) -> int:
-    folder = Path(args.kubeconfig).parent
-    if not folder.is_dir():
-        raise UsageError(f"--kubeconfig {args.kubeconfig}: directory {folder} does not exist")
+    _folder_exists("--kubeconfig", args.kubeconfig)
     from dhcpless.demo import run_sandbox_world
 
     return run_sandbox_world(port=args.port, kubeconfig=Path(args.kubeconfig))
@@ -76,6 +76,8 @@ def _bench(args: argparse.Namespace) -> int:
     from dhcpless.bench import run_bench
 
     plot = Path(args.plot) if args.plot else None
+    if args.plot:
+        _folder_exists("--plot", args.plot)  # before the run, not after it
     return run_bench(hosts=args.hosts, pools=args.pools, json_output=args.json, plot=plot)
 
 
@@ -133,25 +135,18 @@ def _positive(text: str) -> int:
     return value
 
 
-def _problem(err: Exception, args: argparse.Namespace) -> str:
-    """One line naming what went wrong, for errors a user can cause and fix."""
-    if isinstance(err, OSError) and err.errno == errno.EADDRINUSE:
-        return f"port {args.port} is already in use (choose another --port, or 0 for any)"
-    if isinstance(err, OSError) and err.filename:
-        return f"{err.filename}: {err.strerror or err}"
-    if isinstance(err, OSError):
-        return err.strerror or str(err)
-    return str(err)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run one sub-command; a problem the user can fix ends as one line, never a traceback."""
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)
-    except (ModuleNotFoundError, UsageError, OSError) as err:  # e.g. a missing optional extra
-        print(f"dhcpless {args.command}: {_problem(err, args)}", file=sys.stderr)
+    except Exception as err:
+        if not is_user_error(err):
+            raise
+        print(
+            f"dhcpless {args.command}: {problem(err, getattr(args, 'port', None))}", file=sys.stderr
+        )
         return 2
     except KeyboardInterrupt:
         return 130

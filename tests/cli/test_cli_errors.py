@@ -7,6 +7,7 @@ console script runs as a real subprocess; no traceback may reach the user.
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -53,11 +54,33 @@ def test_busy_port_is_one_line(busy_port: int, tmp_path: Path) -> None:
     assert not (tmp_path / "k").exists()
 
 
-def test_missing_kubeconfig_directory_is_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [
+        pytest.param(["sandbox"], "--kubeconfig", id="sandbox-kubeconfig"),
+        pytest.param(["bench", "--hosts", "1"], "--plot", id="bench-plot"),
+    ],
+)
+def test_a_path_in_a_missing_directory_is_one_line(
+    tmp_path: Path, command: list[str], option: str
+) -> None:
     missing = tmp_path / "no-such-dir"
-    result = run("sandbox", "--kubeconfig", str(missing / "sandbox.kubeconfig"))
-    assert_one_line(result, str(missing), "does not exist")
+    result = run(*command, option, str(missing / "file"))
+    assert_one_line(result, option, str(missing), "does not exist")
     assert not missing.exists()
+
+
+def test_a_malformed_kubeconfig_is_one_line_with_line_and_column(tmp_path: Path) -> None:
+    kubeconfig = _write(tmp_path, MALFORMED.encode())
+    done = subprocess.run(
+        [str(DHCPLESS), "status"],
+        env={**os.environ, "KUBECONFIG": str(kubeconfig)},
+        capture_output=True,
+        text=True,
+        timeout=seconds(60),
+        check=False,
+    )
+    assert_one_line(done, f"{kubeconfig}:{_yaml_mark(MALFORMED)}:", "malformed YAML")
 
 
 def _yaml_mark(text: str) -> str:
