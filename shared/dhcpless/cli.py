@@ -37,8 +37,10 @@ def _folder_exists(option: str, path: str) -> None:
 def _sandbox(args: argparse.Namespace) -> int:
     _folder_exists("--kubeconfig", args.kubeconfig)
     from dhcpless.demo import run_sandbox_world
+    from dhcpless.demo_logs import demo_logs
 
-    return run_sandbox_world(port=args.port, kubeconfig=Path(args.kubeconfig))
+    with demo_logs():  # the same world as the demo: the same one-line log
+        return run_sandbox_world(port=args.port, kubeconfig=Path(args.kubeconfig))
 
 
 def _serve(args: argparse.Namespace) -> int:
