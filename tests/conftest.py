@@ -58,3 +58,22 @@ def shared_crds_dir() -> Path:
     if not path.is_dir():
         pytest.fail(f"upstream CRDs not found at {path}: the checkout needs ../shared beside it")
     return path
+
+
+SLOW_MARKERS = frozenset({"e2e", "kubectl", "bench"})
+"""Tests with these markers start a whole world, a subprocess or kubectl: the slow tier."""
+
+SLOW_PATHS = ("tests/fuzz/", "tests/perf/", "tests/manifests/test_image.py")
+"""Whole files in the slow tier: property-based fuzzing (about 80 s), import-time measurements
+and gunicorn started as a container would start it."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects, so `-m "not slow"` sees the marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the slow tier in one place: `pytest -m "not slow"` is the fast tier, and plain
+    `pytest` (what CI runs) runs both."""
+    for item in items:
+        where = item.path.relative_to(REPO_ROOT).as_posix()
+        marked = SLOW_MARKERS.intersection(m.name for m in item.iter_markers())
+        if marked or where.startswith(SLOW_PATHS):
+            item.add_marker(pytest.mark.slow)

@@ -2,8 +2,9 @@
 
 Exists so `dhcpless bench --plot` works everywhere the functions run: matplotlib is not a
 dependency. The picture is a scatter plot: x is the host's registration order, y the seconds
-from its registration to its unpause; axes with the maximum of each written in a 3x5 digit
-font, a grey line at p50 and a red one at p95.
+from its registration to its unpause; a title, both axes labelled with their range, a grey
+line at p50, a red one at p95, and a legend naming the dots and both lines (3x5 pixel font,
+`bench_font`).
 """
 
 from __future__ import annotations
@@ -12,17 +13,15 @@ import struct
 import zlib
 from pathlib import Path
 
-WIDTH, HEIGHT, MARGIN = 800, 400, 40
+from dhcpless.bench_font import glyph, width
+
+WIDTH, HEIGHT, MARGIN, TOP = 800, 440, 40, 50
 Pixel = tuple[int, int, int]
 WHITE, BLACK, BLUE = (255, 255, 255), (0, 0, 0), (31, 119, 180)
 GREY, RED = (150, 150, 150), (214, 39, 40)
-
-_DIGITS = {
-    "0": "111101101101111", "1": "010110010010111", "2": "111001111100111",
-    "3": "111001111001111", "4": "101101111001001", "5": "111100111001111",
-    "6": "111100111101111", "7": "111001001001001", "8": "111101111101111",
-    "9": "111101111001111", ".": "000000000000010", "s": "000011110011110",
-}  # fmt: skip
+TITLE = "TIME FROM REGISTRATION TO UNPAUSE, PER HOST"
+X_LABEL, Y_LABEL = "HOSTS, IN REGISTRATION ORDER", "SECONDS"
+LEGEND_X = WIDTH - 190
 
 
 class Canvas:
@@ -50,10 +49,9 @@ class Canvas:
             self.pixel(x, y, color)
 
     def text(self, x: int, y: int, text: str, scale: int = 2) -> None:
-        """Digits, '.' and 's' only, top-left at (x, y)."""
+        """`text` in the 3x5 font, top-left at (x, y)."""
         for i, char in enumerate(text):
-            bits = _DIGITS.get(char, "0" * 15)
-            for n, bit in enumerate(bits):
+            for n, bit in enumerate(glyph(char)):
                 if bit == "1":
                     for s in range(scale * scale):
                         px = x + i * 4 * scale + (n % 3) * scale + s % scale
@@ -80,7 +78,7 @@ def plot(seconds: list[float], p50: float, p95: float, path: Path) -> Path:
     canvas = Canvas(WIDTH, HEIGHT)
     top = max([*seconds, 1e-3]) * 1.05
     left, bottom = MARGIN + 20, HEIGHT - MARGIN
-    span_x, span_y = WIDTH - left - 10, bottom - 10
+    span_x, span_y = WIDTH - left - 10, bottom - TOP
 
     def y_of(value: float) -> int:
         return bottom - round(value / top * span_y)
@@ -89,10 +87,38 @@ def plot(seconds: list[float], p50: float, p95: float, path: Path) -> Path:
     canvas.hline(left, WIDTH - 10, y_of(p95), RED)
     for i, value in enumerate(seconds):
         canvas.dot(left + round(i / max(len(seconds) - 1, 1) * span_x), y_of(value), BLUE)
-    canvas.hline(left, WIDTH - 10, bottom, BLACK)
-    canvas.vline(left, 10, bottom, BLACK)
-    canvas.text(2, 10, f"{top:.1f}s")
-    canvas.text(2, bottom - 10, "0")
-    canvas.text(WIDTH - 60, bottom + 8, str(len(seconds)))
+    _axes(canvas, left, bottom, top, len(seconds))
+    _legend(canvas, p50, p95)
     path.write_bytes(canvas.png())
     return path
+
+
+def _axes(canvas: Canvas, left: int, bottom: int, top: float, hosts: int) -> None:
+    """Both axes with their range and label, and the title above the plot."""
+    canvas.text((WIDTH - width(TITLE, 3)) // 2, 8, TITLE, scale=3)
+    canvas.hline(left, WIDTH - 10, bottom, BLACK)
+    canvas.vline(left, TOP, bottom, BLACK)
+    canvas.text(2, TOP, f"{top:.1f}s")
+    canvas.text(2, TOP - 14, Y_LABEL)
+    canvas.text(2, bottom - 10, "0")
+    canvas.text(WIDTH - 10 - width(str(hosts), 2), bottom + 8, str(hosts))
+    canvas.text((WIDTH - width(X_LABEL, 2)) // 2, bottom + 22, X_LABEL)
+
+
+def _legend(canvas: Canvas, p50: float, p95: float) -> None:
+    """What the dots and the two lines are, boxed in the top-right corner."""
+    entries = ((BLUE, "ONE HOST"), (GREY, f"P50 {p50:.2f}s"), (RED, f"P95 {p95:.2f}s"))
+    x0, y0 = LEGEND_X, TOP + 4
+    for y in range(y0, y0 + 8 + len(entries) * 16):
+        canvas.hline(x0, WIDTH - 14, y, WHITE)  # dots under the legend would hide it
+    for n, (color, text) in enumerate(entries):
+        y = y0 + 8 + n * 16
+        if color == BLUE:
+            canvas.dot(x0 + 16, y + 4, color)
+        else:
+            canvas.hline(x0 + 8, x0 + 24, y + 4, color)
+        canvas.text(x0 + 32, y, text)
+    for x in (x0, WIDTH - 14):
+        canvas.vline(x, y0, y0 + 8 + len(entries) * 16, BLACK)
+    for y in (y0, y0 + 8 + len(entries) * 16):
+        canvas.hline(x0, WIDTH - 14, y, BLACK)

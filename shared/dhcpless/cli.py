@@ -11,26 +11,39 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from dhcpless.cli_errors import UsageError, is_user_error, problem
 from dhcpless.keys import FunctionName
 
 
 def _demo(args: argparse.Namespace) -> int:
-    if args.chaos:
-        from dhcpless.demo_chaos import run_chaos_demo
+    from dhcpless.demo_logs import demo_logs
 
-        return run_chaos_demo(hosts=args.hosts, seed=args.seed, json_output=args.json)
-    from dhcpless.demo import run_demo
-    from dhcpless.sandbox.delivery import BrokerMode
-    from dhcpless.sandbox.world import WorldSettings
+    with demo_logs():
+        if args.chaos:
+            from dhcpless.demo_chaos import run_chaos_demo
 
-    settings = WorldSettings(broker_mode=BrokerMode(args.broker))
-    return run_demo(hosts=args.hosts, json_output=args.json, settings=settings)
+            return run_chaos_demo(hosts=args.hosts, seed=args.seed, json_output=args.json)
+        from dhcpless.demo import run_demo
+        from dhcpless.sandbox.delivery import BrokerMode
+        from dhcpless.sandbox.world import WorldSettings
+
+        settings = WorldSettings(broker_mode=BrokerMode(args.broker))
+        return run_demo(hosts=args.hosts, json_output=args.json, settings=settings)
+
+
+def _folder_exists(option: str, path: str) -> None:
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: directory {folder} does not exist")
 
 
 def _sandbox(args: argparse.Namespace) -> int:
+    _folder_exists("--kubeconfig", args.kubeconfig)
     from dhcpless.demo import run_sandbox_world
+    from dhcpless.demo_logs import demo_logs
 
-    return run_sandbox_world(port=args.port, kubeconfig=Path(args.kubeconfig))
+    with demo_logs():  # the same world as the demo: the same one-line log
+        return run_sandbox_world(port=args.port, kubeconfig=Path(args.kubeconfig))
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -68,6 +81,8 @@ def _bench(args: argparse.Namespace) -> int:
     from dhcpless.bench import run_bench
 
     plot = Path(args.plot) if args.plot else None
+    if args.plot:
+        _folder_exists("--plot", args.plot)  # before the run, not after it
     return run_bench(
         hosts=args.hosts,
         pools=args.pools,
@@ -153,13 +168,20 @@ def _positive(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one sub-command; a problem the user can fix ends as one line, never a traceback."""
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)
-    except ModuleNotFoundError as err:  # an optional extra (the sandbox's glean) is missing
-        print(f"dhcpless {args.command}: {err}", file=sys.stderr)
+    except Exception as err:
+        if not is_user_error(err):
+            raise
+        print(
+            f"dhcpless {args.command}: {problem(err, getattr(args, 'port', None))}", file=sys.stderr
+        )
         return 2
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -71,6 +71,9 @@ def run_demo(
     return 1 if summary["stranded"] else 0
 
 
+READY_LINE = "ready: the API server answers and the chain is running"
+"""What `dhcpless sandbox` prints on stdout once kubectl can be used (the README waits on it)."""
+
 EXAMPLES_NAMESPACE = "metal3-demo"
 """The namespace of `examples/`: resync, like a real install, serves one namespace."""
 
@@ -93,6 +96,7 @@ def run_sandbox_world(
             file=sys.stderr,
             flush=True,
         )
+        print(READY_LINE, flush=True)  # last: scripts wait for it before the first kubectl
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 signal.signal(sig, lambda *_: stop.set())

@@ -20,7 +20,7 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.demo_inventory import NAMESPACE, create, host, inventory
-from dhcpless.demo_report import HostRow, Progress, observe, report
+from dhcpless.demo_report import HostRow, Progress, observe, print_summary, report
 from dhcpless.sandbox.chaos import Chaos, ChaosSettings
 from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.observer import Observer
@@ -143,7 +143,7 @@ def run_chaos_demo(
     if json_output:
         print(json.dumps(summary, sort_keys=True))
     else:
-        print(json.dumps(summary, sort_keys=True, indent=2))
+        print_summary(summary, sys.stdout)
     bad = summary["stranded"] or any(summary[k] for k in _VIOLATIONS)
     return 1 if bad else 0
 

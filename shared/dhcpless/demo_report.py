@@ -8,8 +8,8 @@ state from its BareMetalHost, its IP from the IPAddress of its claim `<host>-<po
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any, TextIO
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, TextIO
 
 from kubernetes import client
 
@@ -18,6 +18,9 @@ from dhcpless.demo_inventory import NAMESPACE, POOL
 from dhcpless.sandbox.bmh_status import provisioning_state
 from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.world import World
+
+if TYPE_CHECKING:
+    from dhcpless.demo_progress import LiveProgress
 
 _PROGRESS_EVERY = 2.0
 """Seconds between plain progress lines when stderr is not a terminal."""
@@ -59,20 +62,26 @@ def _summary_line(rows: list[HostRow], seconds: float) -> str:
 
 
 class Progress:
-    """A live line on a TTY, a plain line every few seconds otherwise."""
+    """A live progress display on a terminal (`demo_progress`), a plain line every few
+    seconds otherwise."""
 
     def __init__(self, stream: TextIO) -> None:
-        self._stream, self._tty = stream, stream.isatty()
-        self._last = 0.0
+        self._stream, self._last = stream, 0.0
+        self._live = _live(stream) if stream.isatty() else None
 
     def show(self, rows: list[HostRow], seconds: float, final: bool = False) -> None:
-        line = _summary_line(rows, seconds)
-        if self._tty:
-            self._stream.write("\r\x1b[2K" + line + ("\n" if final else ""))
+        if self._live is not None:
+            self._live.show(Counter(row.state for row in rows), final)
         elif final or seconds - self._last >= _PROGRESS_EVERY:
-            self._stream.write(line + "\n")
+            self._stream.write(_summary_line(rows, seconds) + "\n")
+            self._stream.flush()
             self._last = seconds
-        self._stream.flush()
+
+
+def _live(stream: TextIO) -> LiveProgress:
+    from dhcpless.demo_progress import LiveProgress  # rich: loaded only for a terminal
+
+    return LiveProgress(stream)
 
 
 def report(rows: list[HostRow], world: World, seconds: float, hosts: int) -> dict[str, Any]:
@@ -96,6 +105,7 @@ def report(rows: list[HostRow], world: World, seconds: float, hosts: int) -> dic
         "invocations": counters.invocations,
         "cold_starts": counters.cold_starts,
         "dead_letters": counters.dead_letters,
+        "rows": [asdict(row) for row in rows],
     }
 
 
@@ -116,3 +126,18 @@ def print_table(rows: list[HostRow], summary: dict[str, Any], out: TextIO) -> No
     )
     for name, why in summary["stuck"].items():
         out.write(f"stuck: {name}: {why}\n")
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_words(v)}" for k, v in sorted(value.items())) or "none"
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "none"
+    return str(value)
+
+
+def print_summary(summary: dict[str, Any], out: TextIO) -> None:
+    """A summary object as `key: value` lines for people (`--json` prints the object)."""
+    width = max(map(len, summary), default=0)
+    for key in sorted(summary.keys() - {"rows"}):  # the per-host rows are for --json
+        out.write(f"{key.replace('_', ' '):<{width}}  {_words(summary[key])}\n")

@@ -32,11 +32,32 @@ class InputError(ValueError):
     """The files do not hold what `render` needs."""
 
 
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"cannot read {path}: not a YAML text file (byte {err.start})") from err
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {err.strerror or err}") from err
+
+
+def _yaml_problem(path: Path, err: yaml.YAMLError) -> str:
+    """`file:line:column: problem`, as PyYAML's marks give it (0-based there, 1-based here)."""
+    if isinstance(err, yaml.reader.ReaderError):  # a control byte: a binary file
+        char = chr(err.character) if isinstance(err.character, int) else err.character
+        return f"cannot read {path}: not a YAML text file (character {char!r} at {err.position})"
+    if isinstance(err, yaml.MarkedYAMLError) and err.problem_mark is not None:
+        mark = err.problem_mark
+        where = f"cannot read {path}:{mark.line + 1}:{mark.column + 1}"
+        return f"{where}: malformed YAML: {err.problem or err.context or 'cannot parse'}"
+    return f"cannot read {path}: malformed YAML: {str(err).splitlines()[0]}"
+
+
 def _documents(path: Path) -> Iterator[Mapping[str, Any]]:
     try:
-        loaded = list(yaml.safe_load_all(path.read_text()))
-    except (OSError, yaml.YAMLError) as err:
-        raise InputError(f"cannot read {path}: {err}".splitlines()[0]) from err
+        loaded = list(yaml.safe_load_all(_text(path)))
+    except yaml.YAMLError as err:
+        raise InputError(_yaml_problem(path, err)) from err
     for doc in loaded:
         if isinstance(doc, Mapping) and doc.get("kind") == "List":
             yield from (item for item in doc.get("items") or () if isinstance(item, Mapping))

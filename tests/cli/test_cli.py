@@ -15,13 +15,19 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.waits import seconds
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "render"
 DHCPLESS = Path(sys.executable).parent / "dhcpless"
 
 
 def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(DHCPLESS), *args], capture_output=True, text=True, timeout=timeout, check=False
+        [str(DHCPLESS), *args],
+        capture_output=True,
+        text=True,
+        timeout=seconds(timeout),
+        check=False,
     )
 
 
@@ -66,6 +72,7 @@ def test_render_without_addresses_names_what_is_missing() -> None:
     assert lines[0].startswith("render: no IPAddress for pool")
 
 
+@pytest.mark.slow
 def test_demo_json_ends_with_the_contract_keys() -> None:
     result = run("demo", "--hosts", "3", "--json", timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
@@ -99,6 +106,7 @@ def test_bad_arguments_are_refused(args: tuple[str, ...]) -> None:
     assert "usage: dhcpless" in result.stderr
 
 
+@pytest.mark.slow
 def test_status_reads_the_cluster_in_kubeconfig(tmp_path: Path) -> None:
     """`dhcpless status` as a user runs it: KUBECONFIG names a live (sandbox) API server."""
     from kubernetes import client as k8s
@@ -118,7 +126,7 @@ def test_status_reads_the_cluster_in_kubeconfig(tmp_path: Path) -> None:
             [str(DHCPLESS), "status", "--json", "-n", objects.NS],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=seconds(60),
             check=False,
             env=env,
         )

@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from dhcpless.keys import DEAD_LETTER_FUNCTION
+from tests.support.waits import seconds
 
 Obj = dict[str, Any]
 
@@ -44,7 +45,7 @@ def kustomize(path: Path) -> list[Obj]:
         [str(KUBECTL), "kustomize", str(path)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=seconds(60),
         check=False,
     )
     assert done.returncode == 0, done.stderr

@@ -19,7 +19,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -28,6 +27,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
+from tests.support.waits import eventually, seconds
 
 from .support import ROOT, SERVED_PACKAGES
 
@@ -116,22 +117,21 @@ def _request(
 ) -> tuple[int, bytes]:
     req = urllib.request.Request(url, data=data, headers=headers or {})
     try:
-        with urllib.request.urlopen(req, timeout=10) as response:
+        with urllib.request.urlopen(req, timeout=seconds(10)) as response:
             return response.status, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.read()
 
 
 def _wait_ready(served: Served) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
+    def ready() -> bool:
         assert served.process.poll() is None, served.log.read_text()
         try:
-            if _request(served.url + "/health/readiness")[0] == 200:
-                return
+            return _request(served.url + "/health/readiness")[0] == 200
         except OSError:
-            time.sleep(0.1)
-    pytest.fail(f"gunicorn did not become ready in {START_TIMEOUT}s")
+            return False
+
+    eventually(ready, START_TIMEOUT, "gunicorn ready")
 
 
 @pytest.fixture(scope="module", params=list(SERVED_PACKAGES))
@@ -167,7 +167,7 @@ def served(
             yield served
         finally:
             process.terminate()
-            process.wait(timeout=30)
+            process.wait(timeout=seconds(30))
 
 
 @pytest.mark.parametrize("path", ["/health/liveness", "/health/readiness"])
@@ -250,7 +250,7 @@ def test_unknown_function_stops_at_start() -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=seconds(60),
         check=False,
     )
     assert done.returncode != 0

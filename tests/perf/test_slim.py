@@ -23,6 +23,7 @@ from dhcpless.keys import EventType, FunctionName
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.processes import ProcessSpec
 from tests.e2e import harness, objects
+from tests.support.waits import seconds
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,7 +52,7 @@ assert not slim.install()  # once is enough
 
 def python(code: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=seconds(120)
     )
 
 

@@ -7,7 +7,6 @@ claim is left behind. The observer, watching the sandbox, must count exactly tha
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +18,8 @@ from dhcpless.demo_inventory import NAMESPACE, create, host, inventory
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.observer import Observer
+from dhcpless.sandbox.reflector import WatchEvent
+from tests.support.waits import eventually
 
 Obj = dict[str, Any]
 PAUSE = "/metadata/annotations/" + keys.PAUSED_ANNOTATION.replace("/", "~1")
@@ -94,6 +95,39 @@ def _leave_claim(api: client.ApiClient) -> None:
     )
 
 
+class _Watched(Observer):
+    """The observer, telling the test which hosts it has seen and how many samples it took,
+    so the test waits for the observer instead of for a fixed time."""
+
+    def __init__(self, api: client.ApiClient, namespace: str, *, period: float) -> None:
+        super().__init__(api, namespace, period=period)
+        self.names: set[str] = set()
+        self.deleted: set[str] = set()
+        self.samples = 0
+
+    def _on_host(self, kind: WatchEvent, host: Obj) -> None:
+        super()._on_host(kind, host)
+        seen = self.deleted if kind is WatchEvent.DELETED else self.names
+        seen.add(host["metadata"]["name"])
+
+    def sample(self) -> None:
+        super().sample()
+        self.samples += 1
+
+    def noticed(self, counter: str) -> bool:
+        """The violation reached the observer (a deleted host is judged at the end)."""
+        if counter == "leaked_objects":
+            return "host-003" in self.deleted
+        return self.violations()[counter] > 0
+
+
+def _settle(observer: _Watched, seen: Callable[[], bool]) -> None:
+    """Wait until `seen()` holds, then for two more full samples (a wrong count would show)."""
+    eventually(seen, 10, "the observer seeing the change")
+    after = observer.samples
+    eventually(lambda: observer.samples >= after + 2, 10, "two more observer samples")
+
+
 @pytest.mark.parametrize(
     ("violate", "counter"),
     [
@@ -111,15 +145,15 @@ def test_observer_counts_the_violation(
     counter: str,
 ) -> None:
     hosts = _hosts()
-    observer = Observer(api_client, NAMESPACE, period=0.05)
+    observer = _Watched(api_client, NAMESPACE, period=0.05)
     observer.expect(hosts)
     create(api_client, inventory(0)[:1])
     observer.start()
     create(api_client, hosts)
-    time.sleep(0.2)
+    _settle(observer, lambda: observer.names >= {h["metadata"]["name"] for h in hosts})
     assert observer.violations() == dict.fromkeys(observer.violations(), 0)
     violate(api_client)
-    time.sleep(0.3)
+    _settle(observer, lambda: observer.noticed(counter))
     observer.stop()
     gone = ["host-003"] if counter == "leaked_objects" else []
     counts = observer.violations() | {"leaked_objects": observer.leaked(gone)}

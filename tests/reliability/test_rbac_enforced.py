@@ -9,7 +9,6 @@ request outside a function's Role gets the real server's 403.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from dhcpless.demo_report import observe
 from dhcpless.sandbox.apiserver.request import RequestInfo
 from dhcpless.sandbox.rbac import Authorizer, service_account
 from dhcpless.sandbox.world import World, WorldSettings
+from tests.support.waits import eventually, seconds
 
 ROOT = Path(__file__).resolve().parents[2]
 RBAC_FILES = (
@@ -120,13 +120,13 @@ def test_authorizer_rules(info: RequestInfo, allowed: bool) -> None:
 
 
 def _available(world: World, hosts: int) -> bool:
-    api, deadline = world.api_client(), time.monotonic() + 45
-    while time.monotonic() < deadline:
+    api = world.api_client()
+
+    def done() -> bool:
         rows = observe(api)
-        if len(rows) == hosts and all(r.state == "available" for r in rows):
-            return True
-        time.sleep(0.1)
-    return False
+        return len(rows) == hosts and all(r.state == "available" for r in rows)
+
+    return eventually(done, 45, "every host available")
 
 
 @pytest.mark.e2e
@@ -150,7 +150,7 @@ def test_chain_completes_under_enforced_roles() -> None:
             assert service_account(NAMESPACE, name) in subjects
         create(world.api_client(), inventory(hosts))
         assert _available(world, hosts), observe(world.api_client())
-        assert world.broker.wait_idle(10)
+        assert world.broker.wait_idle(seconds(10))
         assert [str(d) for d in world.authorizer.denied] == []
         used = {r.identity for r in world.sandbox.audit.records}
         assert service_account(NAMESPACE, "host-registration") in used

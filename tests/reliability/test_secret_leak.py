@@ -10,7 +10,6 @@ report it, so the first test's silence means something.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -18,9 +17,10 @@ import pytest
 from dhcpless.chain import act as chain_act
 from dhcpless.chain.actions import Action, WriteSecret
 from dhcpless.demo_inventory import NAMESPACE, create, inventory
-from dhcpless.demo_report import observe
+from dhcpless.demo_report import HostRow, observe
 from dhcpless.sandbox.world import World, WorldSettings
 from tests.reliability import leak
+from tests.support.waits import eventually, seconds
 
 pytestmark = pytest.mark.e2e
 HOSTS = 3
@@ -37,7 +37,7 @@ def _run(captured: leak.Captured) -> dict[str, list[str]]:
             api = world.api_client()
             create(api, inventory(HOSTS))
             _wait_available(world)
-            world.broker.wait_idle(10)
+            world.broker.wait_idle(seconds(10))
             found = leak.needles(api, NAMESPACE)
             assert len(found) == 4 * HOSTS
             channels = {
@@ -54,13 +54,14 @@ def _run(captured: leak.Captured) -> dict[str, list[str]]:
 
 
 def _wait_available(world: World) -> None:
-    api, deadline = world.api_client(), time.monotonic() + 30
-    while time.monotonic() < deadline:
-        rows = observe(api)
-        if len(rows) == HOSTS and all(r.state == "available" for r in rows):
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"hosts not available: {observe(api)}")
+    api = world.api_client()
+
+    def rows() -> list[HostRow] | None:
+        found = observe(api)
+        done = len(found) == HOSTS and all(r.state == "available" for r in found)
+        return found if done else None
+
+    eventually(rows, 30, "every host available")
 
 
 def _search(channels: dict[str, list[str]]) -> list[str]:

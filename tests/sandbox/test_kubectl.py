@@ -23,6 +23,7 @@ import pytest
 import yaml
 
 from dhcpless.sandbox.apiserver import SandboxServer
+from tests.support.waits import seconds
 
 pytestmark = pytest.mark.kubectl
 
@@ -90,7 +91,12 @@ def kubectl(
 
     def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [*base, *args], input=stdin, capture_output=True, text=True, timeout=60, check=False
+            [*base, *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=seconds(60),
+            check=False,
         )
 
     applied = run("apply", "-f", str(shared_crds_dir / "metal3"))
@@ -106,7 +112,11 @@ def test_every_upstream_crd_applies_and_is_established(
         for p in (shared_crds_dir / "metal3").glob("*.yaml")
     )
     waited = kubectl(
-        "wait", "--for", "condition=established", "--timeout=10s", *(f"crd/{n}" for n in names)
+        "wait",
+        "--for",
+        "condition=established",
+        f"--timeout={seconds(10):.0f}s",
+        *(f"crd/{n}" for n in names),
     )
     assert waited.returncode == 0, waited.stderr
     listed = kubectl("get", "crds", "-o", "name")
@@ -141,8 +151,8 @@ def _lines(process: subprocess.Popen[str]) -> queue.Queue[str]:
     return lines
 
 
-def _wait_for(lines: queue.Queue[str], needle: str, seconds: float = 10) -> str:
-    deadline = time.monotonic() + seconds
+def _wait_for(lines: queue.Queue[str], needle: str, quiet_seconds: float = 10) -> str:
+    deadline = time.monotonic() + seconds(quiet_seconds)
     while time.monotonic() < deadline:
         try:
             line = lines.get(timeout=max(0.01, deadline - time.monotonic()))
@@ -172,7 +182,7 @@ def test_get_watch_sees_a_later_change(
             assert "h1" in changed and "false" in changed
         finally:
             watcher.terminate()
-            watcher.wait(timeout=10)
+            watcher.wait(timeout=seconds(10))
 
 
 @pytest.mark.parametrize(
@@ -214,7 +224,7 @@ def test_failed_json_patch_test_op_is_rejected(kubectl: Kubectl) -> None:
 
 def test_delete(kubectl: Kubectl) -> None:
     assert kubectl("apply", "-f", "-", stdin=OBJECTS).returncode == 0
-    deleted = kubectl("delete", "bmh", "h1", "--timeout=20s")
+    deleted = kubectl("delete", "bmh", "h1", f"--timeout={seconds(20):.0f}s")
     assert deleted.returncode == 0, deleted.stderr
     assert 'baremetalhost.metal3.io "h1" deleted' in deleted.stdout
     gone = kubectl("get", "bmh", "h1")

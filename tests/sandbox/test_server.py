@@ -27,12 +27,13 @@ from dhcpless.sandbox.apiserver import (
     SandboxServer,
     run_sandbox,
 )
+from tests.support.waits import eventually, seconds
 
 from .helpers import BMH, Custom, create_host, status_of
 
 
 def _get(server: SandboxServer, path: str) -> Any:
-    with urllib.request.urlopen(server.url + path, timeout=10) as answer:
+    with urllib.request.urlopen(server.url + path, timeout=seconds(10)) as answer:
         return json.loads(answer.read())
 
 
@@ -145,11 +146,10 @@ def test_stop_ends_open_watches() -> None:
     follower = threading.Thread(target=follow)
     follower.start()
     try:
-        while len(seen) < 3:
-            follower.join(0.01)
+        eventually(lambda: len(seen) >= 3, 10, "the three namespaces watched")
     finally:
         server.stop()
-        follower.join(10)
+        follower.join(seconds(10))
         client.close()
     assert not follower.is_alive() and sorted(seen) == ["default", "kube-public", "kube-system"]
 
@@ -162,12 +162,13 @@ def test_run_sandbox_writes_a_kubeconfig(
     runner = threading.Thread(target=run_sandbox, args=(0, config, stop))
     runner.start()
     try:
-        while not config.exists():
-            runner.join(0.01)
+        eventually(config.exists, 10, "the kubeconfig written")
         server = yaml.safe_load(config.read_text())["clusters"][0]["cluster"]["server"]
-        with urllib.request.urlopen(server + "/apis/metal3.io/v1alpha1", timeout=10) as answer:
+        with urllib.request.urlopen(
+            server + "/apis/metal3.io/v1alpha1", timeout=seconds(10)
+        ) as answer:
             assert answer.status == 200
     finally:
         stop.set()
-        runner.join(10)
+        runner.join(seconds(10))
     assert f"export KUBECONFIG={config.resolve()}" in capsys.readouterr().out

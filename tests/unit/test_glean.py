@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from dhcpless.rendercmd import EXIT_OK, run_render
+from tests.support.waits import seconds
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "render"
 IPV6_TEMPLATE = """\
@@ -73,7 +74,9 @@ def _glean(root: Path) -> dict[str, str]:
     command = [sys.executable, "-m", "glean.cmd", "--noop", "--distro", "debian"]
     command += ["--root", str(root), "--no-dhcp-fallback"]
     env = {"PATH": f"{root / 'bin'}:/usr/bin:/bin", "PYTHONWARNINGS": "ignore"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60, check=False)
+    done = subprocess.run(
+        command, capture_output=True, text=True, env=env, timeout=seconds(60), check=False
+    )
     assert done.returncode == 0, done.stderr
     files: dict[str, str] = {}
     for chunk in done.stdout.split("### Write ")[1:]:

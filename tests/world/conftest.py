@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +34,3 @@ def api(server: SandboxServer) -> Iterator[client.ApiClient]:
     made: Any = server.api_client()
     yield made
     made.close()
-
-
-def eventually(check: Callable[[], Any], timeout: float = 10.0) -> Any:
-    """Poll until `check()` is truthy; returns its value, fails with the last one."""
-    deadline, value = time.monotonic() + timeout, None
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"condition not met in {timeout}s; last value: {value!r}")

@@ -23,7 +23,7 @@ from dhcpless import keys
 from dhcpless.sandbox.bmh_status import missing_secret_message
 from dhcpless.sandbox.bmo import BMOController
 from dhcpless.sandbox.ramdisk import GleanDistro, GleanMode, ramdisk_boot
-from tests.world.conftest import eventually
+from tests.support.waits import eventually
 
 NS, MAC = "default", "52:54:00:aa:bb:01"
 

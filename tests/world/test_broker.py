@@ -19,6 +19,7 @@ from cloudevents.core.v1.event import CloudEvent
 from dhcpless.sandbox.broker import Broker, Trigger
 from dhcpless.sandbox.delivery import BackoffPolicy, Delivery, Outcome, classify, parse_duration
 from dhcpless.sandbox.filters import trigger_filter
+from tests.support.waits import seconds
 from tests.world.apps import Answer, Scripted
 
 
@@ -37,7 +38,7 @@ def event(
 def run(broker: Broker, *events: CloudEvent) -> None:
     for item in events:
         assert broker.publish(item) == 202
-    assert broker.wait_idle(10)
+    assert broker.wait_idle(seconds(10))
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.eventsource import ApiServerSource, SourceResource
 from dhcpless.sandbox.reflector import WatchedResource
 from dhcpless.sandbox.source_events import Mode
-from tests.world.conftest import eventually
+from tests.support.waits import eventually, seconds
 
 NS = "default"
 SOURCES = [
@@ -60,7 +60,7 @@ def source(
 ) -> Iterator[ApiServerSource]:
     started = ApiServerSource(api, SOURCES, recorder, source=server.url)
     started.start()
-    assert started.wait_synced()
+    assert started.wait_synced(seconds(10))
     yield started
     started.stop()
 
@@ -111,7 +111,7 @@ def test_no_replay_after_restart(
     source.stop()
     configmap(api, "while-down")
     source.start()
-    assert source.wait_synced()
+    assert source.wait_synced(seconds(10))
     configmap(api, "after")
     assert eventually(lambda: ("resource.add", "after") in recorder.seen())
     assert recorder.seen() == [("resource.add", "before"), ("resource.add", "after")]

@@ -21,7 +21,7 @@ from kubernetes import client
 from dhcpless import keys
 from dhcpless.demo_inventory import create, host
 from dhcpless.sandbox.world import World, WorldSettings
-from tests.world.conftest import eventually
+from tests.support.waits import eventually
 
 NS, POOL, CAPI = "demo", "ext", keys.CAPI_IPAM_GROUP
 REF = {"name": POOL, "kind": "InClusterIPPool", "apiGroup": CAPI}

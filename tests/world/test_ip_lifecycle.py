@@ -29,7 +29,7 @@ from dhcpless.sandbox.capm3 import CAPM3Controller, data_name
 from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.wire import duplicates
 from dhcpless.sandbox.world import World, WorldSettings
-from tests.world.conftest import eventually
+from tests.support.waits import eventually
 
 NS = "demo"
 

@@ -17,7 +17,7 @@ from kubernetes.client.exceptions import ApiException
 
 from dhcpless import keys
 from dhcpless.sandbox.ipam import IPAMController
-from tests.world.conftest import eventually
+from tests.support.waits import eventually
 
 NS, G, V = "default", keys.IPAM_GROUP, keys.IPAM_VERSION
 

@@ -19,7 +19,7 @@ from dhcpless import keys
 from dhcpless.demo_inventory import POOL, create, inventory
 from dhcpless.demo_report import observe
 from dhcpless.sandbox.world import World, WorldSettings
-from tests.world.conftest import eventually
+from tests.support.waits import eventually
 
 NS = "demo"
 HOSTS = 3

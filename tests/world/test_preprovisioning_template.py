@@ -19,7 +19,7 @@ from dhcpless.crds import crd_files
 from dhcpless.demo_inventory import PREPROVISIONING_TEMPLATE, create, inventory
 from dhcpless.demo_report import observe
 from dhcpless.sandbox.world import World, WorldSettings
-from tests.world.conftest import eventually
+from tests.support.waits import eventually
 
 REPO = Path(__file__).resolve().parents[2]
 DEPLOYED = REPO / "deploy" / "crds" / "metal3preprovisioningdatatemplates.yaml"

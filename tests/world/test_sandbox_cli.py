@@ -9,12 +9,13 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.support.waits import eventually, seconds
 
 REPO = Path(__file__).resolve().parents[2]
 KUBECTL = shutil.which("kubectl") or str(Path(sys.executable).parent / "kubectl")
@@ -43,7 +44,7 @@ def kubeconfig(tmp_path: Path) -> Iterator[Path]:
             yield path
         finally:
             process.terminate()
-            assert process.wait(timeout=20) == 0
+            assert process.wait(timeout=seconds(20)) == 0
 
 
 def kubectl(config: Path, *args: str) -> str:
@@ -51,7 +52,7 @@ def kubectl(config: Path, *args: str) -> str:
         [KUBECTL, "--kubeconfig", str(config), *args],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=seconds(60),
         check=True,
     )
     return done.stdout
@@ -67,15 +68,21 @@ def hosts(config: Path) -> dict[str, Any]:
 @pytest.mark.skipif(not Path(KUBECTL).exists(), reason="kubectl is not installed")
 def test_examples_reach_available(kubeconfig: Path) -> None:
     kubectl(kubeconfig, "apply", "-f", str(REPO / "examples"))
-    deadline, states = time.monotonic() + 60, {}
-    while time.monotonic() < deadline:
-        states = {
+
+    def states_now() -> dict[str, Any]:
+        return {
             n: (h.get("status") or {}).get("provisioning", {}).get("state")
             for n, h in hosts(kubeconfig).items()
         }
-        if states and all(state == "available" for state in states.values()):
-            break
-        time.sleep(0.3)
+
+    def settled() -> dict[str, Any] | None:
+        states = states_now()
+        return states if states and all(s == "available" for s in states.values()) else None
+
+    try:
+        states = eventually(settled, 60, "every example host available")
+    except AssertionError:
+        states = states_now()
     expected = ["appliance-0", "edge-v6-0", "storage-0", "worker-0", "worker-1"]
     assert states == dict.fromkeys(expected, "available")
     address = kubectl(

@@ -9,7 +9,6 @@ stuck (never silently available); the world's Triggers match `eventing/triggers.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,14 +23,14 @@ from dhcpless.demo_inventory import create, host, inventory
 from dhcpless.demo_report import observe
 from dhcpless.sandbox.wiring import DELIVERY, TRIGGER_FILTERS
 from dhcpless.sandbox.world import World, WorldSettings
-from tests.world.conftest import eventually
+from tests.support.waits import eventually, seconds, stays
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.e2e
 def test_demo_reaches_50_available(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_demo(50, json_output=True, deadline=60) == 0
+    assert run_demo(50, json_output=True, deadline=seconds(60)) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert (summary["hosts"], summary["unpaused"], summary["available"]) == (50, 50, 50)
     assert summary["stranded"] == 0
@@ -41,7 +40,7 @@ def test_demo_reaches_50_available(capsys: pytest.CaptureFixture[str]) -> None:
     # host-registration and ipclaim-fulfilment at least; secret-readiness gets no event here:
     # the Secret's writer releases its host (README "Performance")
     assert summary["cold_starts"] >= 2
-    assert summary["seconds"] < 60
+    assert summary["seconds"] < seconds(60)
 
 
 @pytest.fixture
@@ -84,7 +83,7 @@ def test_wrong_mac_is_refused_or_stuck(world: World) -> None:
 
     reason = eventually(verdict, timeout=20)
     assert "boot NIC" in reason or "52:54:00:00:00:01" in reason
-    time.sleep(1.0)
+    stays(lambda: observe(api)[0].state != "available", 1.0, "the host staying unavailable")
     assert observe(api)[0].state != "available"
 
 

@@ -9,7 +9,6 @@ and forgetting a reordered event; the broker-ingress HTTP answers; the periodic 
 from __future__ import annotations
 
 import threading
-import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,6 +25,7 @@ from dhcpless.sandbox.ifupdown import boot_nic_addresses, parse_ifupdown
 from dhcpless.sandbox.ingress import ingress_app
 from dhcpless.sandbox.ipam_state import indexes_status, pending_claims
 from dhcpless.sandbox.periodic import Periodic
+from tests.support.waits import event_set, stays
 
 NOW = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
 STAMP = "2025-01-02T03:04:05Z"
@@ -163,8 +163,9 @@ def test_periodic_runs_until_stopped() -> None:
 
     loop = Periodic(0.01, action, "test-periodic")
     loop.start()
-    assert ran.wait(2)
+    event_set(ran, 2, "a first tick")
     loop.stop()
     settled = len(counts)
-    time.sleep(0.05)  # five periods: a loop still running would have ticked
+    # five periods: a loop still running would have ticked
+    stays(lambda: len(counts) == settled, 0.05, "no tick after stop")
     assert len(counts) == settled

@@ -106,10 +106,11 @@ class Chaos:
                 with self._lock:
                     wait = self._random.uniform(0.1, self.settings.max_delay)
                 timer = threading.Timer(wait, publish, (event,))
-                with self._lock:
-                    self._timers.append(timer)
-                timer.start()
-                return 202
+                with self._lock:  # after stop() no timer may start: it would outlive the world
+                    if not self._stop.is_set():
+                        self._timers.append(timer)
+                        timer.start()
+                        return 202
             return publish(event, ttl)
 
         return publish_maybe_later

@@ -1,0 +1,103 @@
+"""scripts/dev.py: switching between tasks does not reinstall, and `bench` runs `dhcpless bench`.
+
+The script is loaded from its file with its paths pointed at a temporary directory and pip
+replaced by a recorder, so these tests install nothing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "dev.py"
+
+
+def _load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ModuleType, list[str]]:
+    """dev.py with ROOT/.venv under tmp_path; returns it and the list its installs append to."""
+    spec = importlib.util.spec_from_file_location("dev_under_test", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    venv = tmp_path / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").touch()
+    installs: list[str] = []
+    monkeypatch.setattr(dev, "ROOT", tmp_path)
+    monkeypatch.setattr(dev, "VENV", venv)
+    monkeypatch.setattr(dev, "BIN", venv / "bin")
+    monkeypatch.setattr(dev, "_pip", lambda *args: installs.append(" ".join(args)))
+    return dev, installs
+
+
+@pytest.mark.parametrize(
+    ("sequence", "expected_groups"),
+    [
+        pytest.param(["demo", "test", "demo", "test"], [None, "dev"], id="demo-test-demo-test"),
+        pytest.param(["test", "demo", "test", "demo"], ["dev"], id="test-then-demo"),
+        pytest.param(["demo", "demo"], [None], id="demo-twice"),
+    ],
+)
+def test_switching_tasks_does_not_reinstall(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    sequence: list[str],
+    expected_groups: list[str | None],
+) -> None:
+    dev, installs = _load(tmp_path, monkeypatch)
+    for task in sequence:
+        dev.ensure_env("dev" if task == "test" else None)
+    projects = [line for line in installs if line.startswith("-e")]
+    assert projects == [
+        "-e .[sandbox]" + (f" --group {group}" if group else "") for group in expected_groups
+    ]
+
+
+def test_a_changed_pyproject_reinstalls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dev, installs = _load(tmp_path, monkeypatch)
+    dev.ensure_env("dev")
+    before = len(installs)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'y'\n")
+    dev.ensure_env(None)
+    assert len(installs) > before
+
+
+@pytest.mark.parametrize(
+    ("args", "expected_tail"),
+    [
+        pytest.param(["--hosts", "100"], ["dhcpless", "bench", "--hosts", "100"], id="cli-bench"),
+        pytest.param(
+            ["--pytest", "-k", "floor"],
+            ["-m", "pytest", "benchmarks", "-m", "bench", "-s", "-k", "floor"],
+            id="pytest-benchmarks",
+        ),
+    ],
+)
+def test_bench_runs_the_cli_unless_asked_for_pytest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], expected_tail: list[str]
+) -> None:
+    dev, _ = _load(tmp_path, monkeypatch)
+    ran: list[list[str]] = []
+
+    def run(*command: str | Path) -> int:
+        ran.append([Path(command[0]).name, *map(str, command[1:])])
+        return 0
+
+    monkeypatch.setattr(dev, "_run", run)
+    assert dev.task_bench(args) == 0
+    (command,) = ran
+    assert command[-len(expected_tail) :] == expected_tail
+
+
+def test_script_uses_only_the_standard_library() -> None:
+    source = SCRIPT.read_text()
+    imported = {
+        line.split()[1].split(".")[0]
+        for line in source.splitlines()
+        if line.startswith(("import ", "from "))
+    }
+    assert imported <= set(sys.stdlib_module_names) | {"__future__"}

@@ -1,0 +1,80 @@
+"""The layer contracts in pyproject.toml hold, and a forbidden import breaks them.
+
+`lint-imports` (import-linter) runs in `scripts/dev.py lint`, so in `.ci/run`. Here it runs on a
+temporary copy of the packages: once unchanged (every contract kept), then with one forbidden
+import added to one module, which must fail naming the contract that import breaks.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.waits import seconds
+
+REPO = Path(__file__).resolve().parents[2]
+LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
+RENDER = "the renderer is pure"
+MODELS = "models and template resolution do not reach the cluster"
+SERVING = "functions and what they serve with import no sandbox and no tools"
+
+
+def _copy(tmp_path: Path) -> Path:
+    """The two root packages and the config, in a folder that shadows the installed ones."""
+    shutil.copytree(REPO / "shared" / "dhcpless", tmp_path / "dhcpless")
+    shutil.copytree(REPO / "functions", tmp_path / "functions")
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def _lint(root: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--config", str(root / "pyproject.toml")],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=seconds(120),
+        check=False,
+    )
+
+
+def _broken(output: str) -> set[str]:
+    return {line.rsplit(" ", 1)[0] for line in output.splitlines() if line.endswith(" BROKEN")}
+
+
+def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
+    done = _lint(_copy(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout and _broken(done.stdout) == set()
+
+
+@pytest.mark.parametrize(
+    ("module", "forbidden", "contract"),
+    [
+        pytest.param("dhcpless/render/ipnet.py", "import kubernetes", RENDER, id="render-k8s"),
+        pytest.param("dhcpless/render/macs.py", "import flask", RENDER, id="render-flask"),
+        pytest.param("dhcpless/render/routes.py", "import dhcpless.kube", RENDER, id="render-kube"),
+        pytest.param("dhcpless/models/base.py", "import dhcpless.kube.client", MODELS, id="model"),
+        pytest.param(
+            "functions/resync/app.py", "import dhcpless.sandbox.world", SERVING, id="fn-sandbox"
+        ),
+        pytest.param("dhcpless/chain/gate.py", "import dhcpless.demo", SERVING, id="chain-demo"),
+    ],
+)
+def test_a_forbidden_import_fails_the_check(
+    tmp_path: Path, module: str, forbidden: str, contract: str
+) -> None:
+    root = _copy(tmp_path)
+    target = root / module
+    target.write_text(target.read_text() + f"\n{forbidden}  # deliberately forbidden\n")
+    done = _lint(root)
+    assert done.returncode != 0, done.stdout
+    assert {name for name in _broken(done.stdout) if name.startswith(contract)} != set()
+    assert forbidden.split()[-1] in done.stdout

@@ -1,0 +1,1 @@
+"""Shared test support: waits on conditions with deadlines scaled to the machine."""
