@@ -2,7 +2,10 @@
 
 Exists apart from `demo_inventory` because the bench varies the pool count (each pool is one
 IPClaim per host, the floor's `K`) and needs /16 pools; the hosts themselves are the demo's.
-Pool `k` is 10.k.0.0/16; only the first network carries the default route and DNS.
+Pool 0 is IPv4 (10.0.0.0/16) and carries the default route and DNS; pool `k` > 0 is IPv6
+(fd00:k::/64) on the same NIC. Not a second IPv4 pool: glean's redhat writer (the CentOS Stream
+IPA ramdisk's, which the BMO stand-in boots) writes one ifcfg file per NIC, so a second IPv4
+network on it replaces the first (glean 1.25.1 `write_redhat_interfaces`).
 """
 
 from __future__ import annotations
@@ -38,17 +41,22 @@ def hosts(count: int, namespace: str = NAMESPACE) -> list[dict[str, Any]]:
 
 
 def _pool(k: int) -> dict[str, Any]:
+    if k == 0:
+        subnet, start, prefix, gateway = "10.0.0.0/16", "10.0.0.10", 16, "10.0.0.1"
+    else:
+        subnet, start, prefix, gateway = f"fd00:{k}::/64", f"fd00:{k}::10", 64, f"fd00:{k}::1"
     return {
         "namePrefix": pool_name(k),
-        "pools": [{"subnet": f"10.{k}.0.0/16", "start": f"10.{k}.0.10"}],
-        "prefix": 16,
-        "gateway": f"10.{k}.0.1",
-        "dnsServers": [f"10.{k}.0.1"],
+        "pools": [{"subnet": subnet, "start": start}],
+        "prefix": prefix,
+        "gateway": gateway,
+        "dnsServers": [gateway],
     }
 
 
 def _network(pools: int) -> dict[str, Any]:
-    """One NIC; one IPv4 network per pool on it; default route and DNS from pool 0."""
+    """One NIC; pool 0's IPv4 network and one IPv6 network per other pool on it; default
+    route and DNS from pool 0."""
     nic = {"type": "phy", "id": "eno1", "macAddress": {"fromHostInterface": "eno1"}}
     route = {"network": "0.0.0.0", "prefix": 0, "gateway": {"fromIPPool": pool_name(0)}}
     networks: list[dict[str, Any]] = [
@@ -58,6 +66,6 @@ def _network(pools: int) -> dict[str, Any]:
     networks[0]["routes"] = [route]
     return {
         "links": {"ethernets": [nic]},
-        "networks": {"ipv4": networks},
+        "networks": {"ipv4": networks[:1], "ipv6": networks[1:]},
         "services": {"dnsFromIPPool": pool_name(0)},
     }
