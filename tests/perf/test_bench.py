@@ -37,6 +37,7 @@ READS_BOUND = 2 * POOLS + 10
 """Reads per host, under either broker: the last address takes the full pipeline (issue 12) and
 BMO's status updates of released hosts reach host-registration (answered without a read)."""
 
+
 def test_every_key_is_reported(report: dict[str, Any]) -> None:
     assert sorted(report) == sorted(KEYS)
 
