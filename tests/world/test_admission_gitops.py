@@ -35,7 +35,7 @@ from dhcpless.demo_inventory import NAMESPACE, create, host, inventory
 from dhcpless.demo_policy import PolicyNote
 from dhcpless.demo_report import observe
 from dhcpless.sandbox.world import World, WorldSettings
-from tests.world.conftest import eventually
+from tests.support.waits import eventually
 
 pytestmark = [pytest.mark.e2e, pytest.mark.kubectl]
 REPO = Path(__file__).resolve().parents[2]

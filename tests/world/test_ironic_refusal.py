@@ -22,7 +22,7 @@ from dhcpless.demo_inventory import NAMESPACE, create, host, inventory
 from dhcpless.render import openstack, validate
 from dhcpless.sandbox.world import World, WorldSettings
 from tests.ironic_schema import schema_check
-from tests.world.conftest import eventually
+from tests.support.waits import eventually
 
 KEY = (NAMESPACE, "host-001")
 LONG_AGO = "2020-01-01T00:00:00Z"

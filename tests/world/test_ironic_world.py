@@ -23,7 +23,7 @@ from dhcpless.demo import EXAMPLES_NAMESPACE
 from dhcpless.demo_inventory import NAMESPACE, create, inventory
 from dhcpless.sandbox.world import World, WorldSettings
 from tests.ironic_schema import ironic_errors, schema_check
-from tests.world.conftest import eventually
+from tests.support.waits import eventually
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DEMO_HOSTS = 5
