@@ -9,13 +9,13 @@ Warning Event names it.
 
 from __future__ import annotations
 
-import threading
 import time
 
 from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.sandbox.custom_objects import CustomObjects
+from dhcpless.sandbox.periodic import Periodic
 
 
 class StallWatch:
@@ -26,26 +26,20 @@ class StallWatch:
     ) -> None:
         self._hosts = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION)
         self._core = client.CoreV1Api(api)
-        self._namespace, self._bound, self._period = namespace, bound, period
+        self._namespace, self._bound = namespace, bound
         self._since: dict[str, float] = {}
         self.stalled: set[str] = set()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, daemon=True, name="stall-watch")
+        self._ticker = Periodic(period, self.look, "stall-watch")
 
     def start(self) -> None:
-        self._thread.start()
+        self._ticker.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
+        self._ticker.stop()
         self.look()
 
     def count(self) -> int:
         return len(self.stalled)
-
-    def _loop(self) -> None:
-        while not self._stop.wait(self._period):
-            self.look()
 
     def look(self, now: float | None = None) -> None:
         """One pass: which hosts are paused for us too long, and does a Warning name them."""

@@ -11,7 +11,6 @@ once, the first time two live hosts hold it.
 
 from __future__ import annotations
 
-import threading
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 
@@ -19,6 +18,7 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.sandbox.custom_objects import CustomObjects
+from dhcpless.sandbox.periodic import Periodic
 
 Machines = Callable[[], Mapping[str, tuple[str, ...]]]
 """Host name -> addresses its running machine configured (a snapshot)."""
@@ -40,25 +40,19 @@ class WireWatch:
         self, api: client.ApiClient, namespace: str, machines: Machines, *, period: float = 0.5
     ) -> None:
         self._hosts = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION)
-        self._namespace, self._machines, self._period = namespace, machines, period
+        self._namespace, self._machines = namespace, machines
         self.found: set[str] = set()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, daemon=True, name="wire-watch")
+        self._ticker = Periodic(period, self.look, "wire-watch")
 
     def start(self) -> None:
-        self._thread.start()
+        self._ticker.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
+        self._ticker.stop()
         self.look()
 
     def count(self) -> int:
         return len(self.found)
-
-    def _loop(self) -> None:
-        while not self._stop.wait(self._period):
-            self.look()
 
     def look(self) -> None:
         live = {
