@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO_ROOT
+from tests.support.sandbox_process import running_sandbox
 
 pytestmark = [pytest.mark.kubectl, pytest.mark.e2e]
 KUBECTL = Path(sys.executable).parent / "kubectl"
@@ -31,22 +32,8 @@ def kubeconfig(tmp_path: Path) -> Iterator[Path]:
         pytest.fail(
             f"kubectl not found next to the interpreter ({KUBECTL}): install the test group"
         )
-    path = tmp_path / "sandbox.kubeconfig"
-    command = [sys.executable, "-m", "dhcpless.cli", "sandbox", "--port", "0"]
-    with subprocess.Popen(
-        [*command, "--kubeconfig", str(path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    ) as process:
-        try:
-            assert process.stdout is not None
-            lines = [process.stdout.readline() for _ in range(2)]
-            assert any(line.startswith("kubeconfig:") for line in lines), lines
-            yield path
-        finally:
-            process.terminate()
-            assert process.wait(timeout=20) == 0
+    with running_sandbox(tmp_path / "sandbox.kubeconfig") as path:
+        yield path
 
 
 def kubectl(config: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.sandbox_process import running_sandbox
 from tests.support.waits import eventually, seconds
 
 REPO = Path(__file__).resolve().parents[2]
@@ -23,28 +24,8 @@ KUBECTL = shutil.which("kubectl") or str(Path(sys.executable).parent / "kubectl"
 
 @pytest.fixture
 def kubeconfig(tmp_path: Path) -> Iterator[Path]:
-    path = tmp_path / "sandbox.kubeconfig"
-    command = [
-        sys.executable,
-        "-m",
-        "dhcpless.cli",
-        "sandbox",
-        "--port",
-        "0",
-        "--kubeconfig",
-        str(path),
-    ]
-    with subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-    ) as process:
-        try:
-            assert process.stdout is not None
-            lines = [process.stdout.readline() for _ in range(2)]
-            assert any(line.startswith("kubeconfig:") for line in lines), lines
-            yield path
-        finally:
-            process.terminate()
-            assert process.wait(timeout=seconds(20)) == 0
+    with running_sandbox(tmp_path / "sandbox.kubeconfig") as path:
+        yield path
 
 
 def kubectl(config: Path, *args: str) -> str:
