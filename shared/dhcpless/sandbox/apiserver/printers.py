@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from dhcpless.sandbox.apiserver.durations import human_age
 from dhcpless.sandbox.apiserver.kinds import PrinterColumn
 
 JSON = dict[str, Any]
@@ -20,8 +21,6 @@ NO_NAME_COLUMN = "noNameColumn"
 
 
 def _age(value: Any) -> str:
-    from dhcpless.sandbox.apiserver.tables import human_age
-
     if not isinstance(value, str) or not value:
         return "<unknown>"
     then = datetime.fromisoformat(value.replace("Z", "+00:00"))

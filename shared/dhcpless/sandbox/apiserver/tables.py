@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from dhcpless.sandbox.apiserver import printers
+from dhcpless.sandbox.apiserver.durations import human_age
 from dhcpless.sandbox.apiserver.kinds import PrinterColumn, ResourceType
 
 JSON = dict[str, Any]
@@ -27,22 +28,6 @@ NAME: JSON = {
 
 def wants_table(accept: str) -> bool:
     return "as=Table" in accept
-
-
-def human_age(seconds: int) -> str:
-    """apimachinery's duration.HumanDuration, close enough for reading."""
-    minutes, hours, days = seconds // 60, seconds // 3600, seconds // 86400
-    if seconds < 120:
-        return f"{seconds}s"
-    if minutes < 10:
-        return f"{minutes}m{seconds % 60}s" if seconds % 60 else f"{minutes}m"
-    if hours < 3:
-        return f"{minutes}m"
-    if hours < 8:
-        return f"{hours}h{minutes % 60}m" if minutes % 60 else f"{hours}h"
-    if days < 2:
-        return f"{hours}h"
-    return f"{days}d{hours % 24}h" if days < 8 and hours % 24 else f"{days}d"
 
 
 def lookup(obj: Any, path: str) -> Any:
