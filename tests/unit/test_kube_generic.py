@@ -27,11 +27,15 @@ def kube(api_client: k8s.ApiClient) -> Kube:
     return Kube(api_client)
 
 
-@pytest.mark.parametrize("res", [pytest.param(res, id=res.what(None, res.plural)) for res in r.ALL])
+RESOURCES = [pytest.param(res, id=f"{res.plural}.{res.group or 'core'}") for res in r.ALL]
+
+
+@pytest.mark.parametrize("res", RESOURCES)
 def test_a_missing_object_is_gone_for_every_resource(kube: Kube, res: r.Resource[Any]) -> None:
     with pytest.raises(errors.Gone) as gone:
         kube.get(res, NS, "absent")
-    assert f"{res.label or res.kind} {NS}/absent" in str(gone.value)
+    where = f"{NS}/absent" if res.namespaced else "absent"
+    assert f"{res.label or res.kind} {where} not found" == str(gone.value)
     assert kube.find(res, NS, "absent") is None
 
 

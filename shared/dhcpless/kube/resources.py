@@ -28,6 +28,7 @@ from dhcpless.models import (
 )
 from dhcpless.models.base import K8sObject
 from dhcpless.models.capm3 import Metal3Data
+from dhcpless.models.namespace import Namespace
 from dhcpless.models.refs import TemplateKind
 
 M = TypeVar("M", bound=K8sObject)
@@ -59,10 +60,10 @@ class Resource(Generic[M]):
 
     def what(self, namespace: str | None, name: str = "") -> str:
         """The object (or the collection) in messages: `IPClaim ns/h-pool`, `IPClaims in ns`."""
-        label = self.label or self.kind
+        label, where = self.label or self.kind, namespace if self.namespaced else None
         if name:
-            return f"{label} {namespace}/{name}" if namespace else f"{label} {name}"
-        return f"{label}s in {namespace or 'all namespaces'}"
+            return f"{label} {where}/{name}" if where else f"{label} {name}"
+        return f"{label}s in {where or 'all namespaces'}" if self.namespaced else f"{label}s"
 
 
 def _ipam(kind: str, plural: str, parse: Callable[[Raw], M]) -> Resource[M]:
@@ -92,6 +93,7 @@ CAPI_ADDRESSES = _capi_ipam(
     "IPAddress", "ipaddresses", CapiIPAddress.from_k8s, f"IPAddress.{keys.CAPI_IPAM_GROUP}"
 )
 SECRETS = Resource("Secret", "", "v1", "secrets", Secret.from_k8s)
+NAMESPACES = Resource("Namespace", "", "v1", "namespaces", Namespace.from_k8s, namespaced=False)
 TEMPLATES: dict[TemplateKind, Resource[NetworkTemplate]] = {
     plural: _capm3(plural.kind, plural.value, network_template_from_k8s) for plural in TemplateKind
 }
@@ -99,7 +101,7 @@ TEMPLATES: dict[TemplateKind, Resource[NetworkTemplate]] = {
 
 ALL: tuple[Resource[Any], ...] = (
     HOSTS, IPPOOLS, IPCLAIMS, IPADDRESSES, MACHINE_TEMPLATES, METAL3DATAS, CAPI_CLAIMS,
-    CAPI_ADDRESSES, SECRETS, *TEMPLATES.values(),
+    CAPI_ADDRESSES, SECRETS, NAMESPACES, *TEMPLATES.values(),
 )  # fmt: skip
 """Every descriptor (tests walk it: each maps a missing object to `Gone`)."""
 
