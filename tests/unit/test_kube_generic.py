@@ -9,6 +9,7 @@ method of the `KubeApi` Protocol with the same signature.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -39,6 +40,21 @@ def test_a_missing_object_is_gone_for_every_resource(kube: Kube, res: r.Resource
     assert kube.find(res, NS, "absent") is None
 
 
+@pytest.mark.parametrize(
+    "find",
+    [
+        pytest.param(Kube.find_host, id="host"),
+        pytest.param(Kube.find_pool, id="pool"),
+        pytest.param(Kube.find_claim, id="claim"),
+        pytest.param(Kube.find_secret, id="secret"),
+    ],
+)
+def test_named_finders_answer_none_for_a_missing_object(
+    kube: Kube, find: Callable[[Kube, str, str], object]
+) -> None:
+    assert find(kube, NS, "absent") is None
+
+
 def claim() -> IPClaim:
     meta = {"name": "h-pool", "namespace": NS, "labels": {keys.HOST_LABEL: "h"}}
     return IPClaim.from_k8s({"metadata": meta, "spec": {"pool": {"name": "pool"}}})
@@ -46,7 +62,7 @@ def claim() -> IPClaim:
 
 def test_create_find_patch_delete_round_trip(kube: Kube) -> None:
     created = kube.create(r.IPCLAIMS, claim())
-    assert kube.find(r.IPCLAIMS, NS, "h-pool") == created
+    assert kube.find(r.IPCLAIMS, NS, "h-pool") == created == kube.find_claim(NS, "h-pool")
     with pytest.raises(errors.AlreadyExists):
         kube.create(r.IPCLAIMS, claim())
     patched = kube.patch(r.IPCLAIMS, NS, "h-pool", {"metadata": {"labels": {"x": "y"}}})

@@ -54,6 +54,10 @@ class Kube(GenericKube):
     def get_host(self, namespace: str, name: str) -> BareMetalHost:
         return self.get(r.HOSTS, namespace, name)
 
+    def find_host(self, namespace: str, name: str) -> BareMetalHost | None:
+        """None when the host is not there (instead of catching `Gone`)."""
+        return self.find(r.HOSTS, namespace, name)
+
     def list_hosts(self, namespace: str | None = None) -> list[BareMetalHost]:
         """One namespace, or all of them (only `resync` lists fleet-wide, once per ping)."""
         return self.list(r.HOSTS, namespace)
@@ -74,6 +78,9 @@ class Kube(GenericKube):
     def get_pool(self, namespace: str, name: str) -> IPPool:
         return self.get(r.IPPOOLS, namespace, name)
 
+    def find_pool(self, namespace: str, name: str) -> IPPool | None:
+        return self.find(r.IPPOOLS, namespace, name)
+
     def list_pools(self, namespace: str) -> list[IPPool]:
         """Every IPPool of one namespace (pre-unpause validation: do the pools overlap?)."""
         return self.list(r.IPPOOLS, namespace)
@@ -84,6 +91,9 @@ class Kube(GenericKube):
 
     def get_claim(self, namespace: str, name: str) -> IPClaim:
         return self.get(r.IPCLAIMS, namespace, name)
+
+    def find_claim(self, namespace: str, name: str) -> IPClaim | None:
+        return self.find(r.IPCLAIMS, namespace, name)
 
     def get_address(self, namespace: str, name: str) -> IPAddress:
         return self.get(r.IPADDRESSES, namespace, name)
@@ -118,6 +128,9 @@ class Kube(GenericKube):
     # --- Secrets and Events ------------------------------------------------------------
     def get_secret(self, namespace: str, name: str) -> Secret:
         return self.get(r.SECRETS, namespace, name)
+
+    def find_secret(self, namespace: str, name: str) -> Secret | None:
+        return self.find(r.SECRETS, namespace, name)
 
     def create_secret(self, secret: Secret) -> Secret:
         """Raises AlreadyExists (an outcome) when a Secret of that name is there already."""
