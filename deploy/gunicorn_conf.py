@@ -21,7 +21,7 @@ from dhcpless import slim
 
 slim.install()  # before the app imports `kubernetes` (see dhcpless.slim: cold start)
 
-from dhcpless.keys import DEAD_LETTER_FUNCTION, FunctionName  # noqa: E402
+from dhcpless import registry  # noqa: E402
 from dhcpless.limits import HEALTH_THREADS  # noqa: E402
 
 WORKERS = 1
@@ -30,10 +30,10 @@ THREADS = 4
 
 def app_for(function: str) -> str:
     """The gunicorn app-factory string for a Knative Service name."""
-    known = sorted([*(f.value for f in FunctionName), DEAD_LETTER_FUNCTION])
-    if function not in known:
-        raise SystemExit(f"FUNCTION={function!r} is not one of: {', '.join(known)}")
-    return f"functions.{function.replace('-', '_')}.app:create_app()"
+    try:
+        return registry.function(function).factory
+    except ValueError as err:
+        raise SystemExit(f"FUNCTION={err}") from None
 
 
 wsgi_app = app_for(os.environ.get("FUNCTION", ""))

@@ -31,7 +31,7 @@ NAME = FunctionName.HOST_REGISTRATION
 
 
 def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
-    settings = settings or Settings()
+    settings = settings or Settings.from_environment()  # read once, here
     handler = functools.partial(handle, kube=kube or from_environment(), settings=settings)
     return create_function_app(NAME, handler, settings)
 

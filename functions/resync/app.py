@@ -29,7 +29,7 @@ from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment, namespaces
 from dhcpless.models import BareMetalHost
 from dhcpless.web import Settings, create_function_app
-from functions.resync.settings import ResyncSettings
+from functions.resync.settings import ResyncSettings, one_settings
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.RESYNC
@@ -40,14 +40,14 @@ def create_app(
     settings: Settings | None = None,
     resync: ResyncSettings | None = None,
 ) -> Flask:
-    """`resync` None: read from the environment once, here (see `settings`)."""
-    settings = settings or Settings()
-    resync = resync or ResyncSettings.from_environment()
-    log.info("resync: namespace %s, hang after %gs", resync.namespace, resync.hang_seconds)
+    """One `ResyncSettings`, read from the environment once, here, unless given (as `settings`,
+    or as `resync`, the older keyword: see `settings.one_settings`)."""
+    chosen = one_settings(settings, resync)
+    log.info("resync: namespace %s, hang after %gs", chosen.namespace, chosen.hang_seconds)
     handler = functools.partial(
-        handle, kube=kube or from_environment(), settings=settings, resync=resync
+        handle, kube=kube or from_environment(), settings=chosen, resync=chosen
     )
-    return create_function_app(NAME, handler, settings)
+    return create_function_app(NAME, handler, chosen)
 
 
 def handle(

@@ -1,4 +1,5 @@
-"""resync's own settings, read once when the app is built (never deep inside a handler).
+"""resync's one settings object: the common `Settings` plus its own fields, read from the
+environment once when the app is built (never deep inside a handler).
 
 * `NAMESPACE` (keys.NAMESPACE_ENV): the one namespace whose BareMetalHosts resync lists, so a
   namespaced Role suffices. Unset: the pod's own namespace (the service-account namespace
@@ -17,15 +18,14 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from dhcpless import keys
 from dhcpless.chain.hang import DEFAULT_HANG_SECONDS
+from dhcpless.settings import Settings
 
 
-class ResyncSettings(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class ResyncSettings(Settings):
     namespace: str = Field(min_length=1)
     hang_seconds: float = Field(default=DEFAULT_HANG_SECONDS, gt=0)
     namespace_selector: str = ""
@@ -40,11 +40,22 @@ class ResyncSettings(BaseModel):
         """From the environment; a malformed value stops the app at start (pydantic error)."""
         env = os.environ if environ is None else environ
         namespace = env.get(keys.NAMESPACE_ENV) or _pod_namespace(namespace_file) or "default"
+        return cls.model_validate({**cls.fields_from(env), "namespace": namespace})
+
+    @classmethod
+    def fields_from(cls, env: Mapping[str, str]) -> dict[str, object]:
         hang = env.get(keys.HANG_SECONDS_ENV) or DEFAULT_HANG_SECONDS
         selector = env.get(keys.NAMESPACE_SELECTOR_ENV, "")
-        return cls.model_validate(
-            {"namespace": namespace, "hang_seconds": hang, "namespace_selector": selector}
-        )
+        return {**super().fields_from(env), "hang_seconds": hang, "namespace_selector": selector}
+
+
+def one_settings(settings: Settings | None, resync: ResyncSettings | None) -> ResyncSettings:
+    """The one object resync runs with: `settings` when it is a `ResyncSettings`; else `resync`
+    (the older keyword) or the environment's, with the common fields `settings` gives."""
+    if isinstance(settings, ResyncSettings):
+        return settings
+    found = resync or ResyncSettings.from_environment()
+    return found if settings is None else found.model_copy(update=settings.model_dump())
 
 
 def _pod_namespace(path: Path) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from dhcpless import registry
 from dhcpless.bench_cost import ACCESS_ARGS, cpu_seconds, cpu_snapshot, handler_seconds, log_offsets
 from dhcpless.keys import NAMESPACE_ENV, FunctionName
 from dhcpless.sandbox.broker import Delivery, Trigger, trigger_filter
@@ -37,7 +38,7 @@ def token(function: str) -> str:
 
 def app_of(function: str) -> str:
     """The gunicorn app-factory string, as deploy/gunicorn_conf.py builds it."""
-    return f"functions.{function.replace('-', '_')}.app:create_app()"
+    return registry.function(function).factory
 
 
 class ProcessWorld(World):

@@ -34,39 +34,16 @@ from enum import StrEnum
 from dhcpless import names
 from dhcpless.keys import CAPM3_GROUP, TEMPLATE_REFERENCE_ANNOTATION
 from dhcpless.models.bmh import BareMetalHost
+from dhcpless.models.refs import TemplateKind as TemplateKind  # re-exported: callers use it here
+from dhcpless.models.refs import TemplateRef as TemplateRef
 from dhcpless.models.templates import Metal3MachineTemplate
 from dhcpless.selectors import ResolveError as ResolveError  # re-exported: callers catch it here
 from dhcpless.selectors import ruled_out, selector_matches
 
 
-class TemplateKind(StrEnum):
-    """Resource plurals a host may point at; the value is what the annotation spells."""
-
-    METAL3_DATA_TEMPLATE = "metal3datatemplates"
-    METAL3_PREPROVISIONING_DATA_TEMPLATE = "metal3preprovisioningdatatemplates"
-
-    @property
-    def kind(self) -> str:
-        """The object kind, e.g. `Metal3DataTemplate`."""
-        if self is TemplateKind.METAL3_DATA_TEMPLATE:
-            return "Metal3DataTemplate"
-        return "Metal3PreprovisioningDataTemplate"
-
-
 class Via(StrEnum):
     ANNOTATION = "annotation"
     HOST_SELECTOR = "hostSelector"
-
-
-@dataclass(frozen=True, order=True, slots=True)
-class TemplateRef:
-    plural: TemplateKind
-    group: str
-    name: str
-    namespace: str
-
-    def __str__(self) -> str:
-        return f"{self.plural.value}.{self.group}/{self.namespace}/{self.name}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Flask
 from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
+from dhcpless import registry
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.limits import HEALTH_THREADS
@@ -29,7 +30,7 @@ def app_for(
 ) -> Flask:
     """The function's Flask app (ValueError for a name that is not a function)."""
     name = FunctionName(function)
-    module = importlib.import_module(f"functions.{name.value.replace('-', '_')}.app")
+    module = importlib.import_module(registry.function(name.value).module)
     app: Flask = module.create_app(kube or from_environment(), settings)
     return app
 

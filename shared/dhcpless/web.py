@@ -17,28 +17,17 @@ from collections.abc import Callable
 
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask, Response, request
-from pydantic import BaseModel, ConfigDict
 from werkzeug.exceptions import HTTPException
 
 from dhcpless import errors, events, limits
-from dhcpless.keys import EVENT_REPORTING_COMPONENT, FunctionName
+from dhcpless.keys import FunctionName
 from dhcpless.retrying import Deferred, retrying
+from dhcpless.settings import Settings as Settings  # re-exported: `web.Settings` callers
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[BaseCloudEvent], None]
 """Parse -> decide -> act for one CloudEvent; raises the families in `errors` to say why not."""
-
-
-class Settings(BaseModel):
-    """Read once by the caller and passed in (never `os.environ` deep inside)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    component: str = EVENT_REPORTING_COMPONENT
-    """`reportingComponent` / `source.component` of the core/v1 Events we record."""
-    record_events: bool = True
-    """Write core/v1 Events on hosts; off only for tests that count writes."""
 
 
 def create_function_app(name: FunctionName, handler: Handler, settings: Settings) -> Flask:

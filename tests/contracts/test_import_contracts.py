@@ -22,6 +22,7 @@ LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 RENDER = "the renderer is pure"
 MODELS = "models and template resolution do not reach the cluster"
 SERVING = "functions and what they serve with import no sandbox and no tools"
+ADAPTER = "the adapter does not decide"
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -66,6 +67,20 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
             "functions/resync/app.py", "import dhcpless.sandbox.world", SERVING, id="fn-sandbox"
         ),
         pytest.param("dhcpless/chain/gate.py", "import dhcpless.demo", SERVING, id="chain-demo"),
+        pytest.param(
+            "dhcpless/kube/generic.py",
+            "import dhcpless.resolve",
+            ADAPTER,
+            id="kube-resolve",
+            marks=pytest.mark.slow,  # a lint-imports run takes seconds
+        ),
+        pytest.param(
+            "dhcpless/kubeapi.py",
+            "import dhcpless.chain.gate",
+            ADAPTER,
+            id="protocol-chain",
+            marks=pytest.mark.slow,
+        ),
     ],
 )
 def test_a_forbidden_import_fails_the_check(

@@ -17,6 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from kubernetes import client as k8s
 
+from dhcpless import registry
 from dhcpless.keys import EventType
 from dhcpless.kube import Kube
 from dhcpless.sandbox.apiserver.server import SandboxServer
@@ -92,7 +93,7 @@ def host_events(api: k8s.ApiClient, name: str) -> list[tuple[str, str, str]]:
 
 def client(sandbox: SandboxServer, function: str) -> FlaskClient:
     """The function's Flask test client, calling the sandbox as that function."""
-    module = importlib.import_module(f"functions.{function.replace('-', '_')}.app")
+    module = importlib.import_module(registry.function(function).module)
     kube = Kube(sandbox.api_client(token=token(function)))
     extra = {"resync": ResyncSettings(namespace=objects.NS)} if function == "resync" else {}
     app: Flask = module.create_app(kube, **extra)

@@ -28,7 +28,7 @@ from cloudevents.core.v1.event import CloudEvent
 from flask.testing import FlaskClient
 from kubernetes import client as k8s
 
-from dhcpless import keys
+from dhcpless import keys, registry
 from dhcpless.keys import EventType, FunctionName
 from dhcpless.kube import Kube
 from dhcpless.models import BareMetalHost, Secret
@@ -102,7 +102,7 @@ def apps(sandbox: Sandbox, identities: Mapping[str, str] | None) -> dict[str, Fl
     """One Flask test client per function, each with its own identity."""
     clients = {}
     for name in TARGET.values():
-        module = importlib.import_module(f"functions.{name.value.replace('-', '_')}.app")
+        module = importlib.import_module(registry.function(name.value).module)
         kube = Kube(sandbox.api_client(token=(identities or {}).get(name.value)))
         clients[name.value] = module.create_app(kube).test_client()
     return clients

@@ -22,7 +22,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from kubernetes import client as k8s
 
-from dhcpless import keys
+from dhcpless import keys, registry
 from dhcpless.kube import Kube
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.web import Settings
@@ -135,7 +135,7 @@ class Fuzzed:
 
 def app(sandbox: SandboxServer, function: str) -> Flask:
     """A function's app calling the sandbox with its own identity, recording no Events."""
-    module = importlib.import_module(f"functions.{function.replace('-', '_')}.app")
+    module = importlib.import_module(registry.function(function).module)
     if function == keys.DEAD_LETTER_FUNCTION:
         made: Flask = module.create_app()
         return made

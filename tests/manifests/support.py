@@ -16,7 +16,8 @@ from typing import Any
 
 import yaml
 
-from dhcpless.keys import DEAD_LETTER_FUNCTION
+from dhcpless import registry
+from dhcpless.keys import FunctionName
 from tests.support.waits import seconds
 
 Obj = dict[str, Any]
@@ -27,15 +28,10 @@ KUBECTL = Path(sys.executable).parent / "kubectl"
 KUBE_VERSION = "1.33"
 """Oldest Kubernetes the manifests must be valid for (Knative 1.19+ supports it)."""
 
-FUNCTION_PACKAGES = {
-    "host-registration": "host_registration",
-    "ipclaim-fulfilment": "ipclaim_fulfilment",
-    "secret-readiness": "secret_readiness",
-    "resync": "resync",
-}
+FUNCTION_PACKAGES = {f.name: f.package for f in registry.FUNCTIONS if f.name in set(FunctionName)}
 """The four functions of the DESIGN (`keys.FunctionName`) and their Python packages."""
 
-SERVED_PACKAGES = {**FUNCTION_PACKAGES, DEAD_LETTER_FUNCTION: "dead_letter"}
+SERVED_PACKAGES = {f.name: f.package for f in registry.FUNCTIONS}
 """Everything the image serves (FUNCTION=...): the functions plus the dead-letter sink."""
 
 

@@ -1,8 +1,10 @@
-"""The thin adapter over the `kubernetes` client: typed calls, one exception translation,
-and the core/v1 Event recorder."""
+"""The thin adapter over the `kubernetes` client: generic typed operations over a table of
+resources, named calls on them (`KubeApi`, the Protocol they satisfy), one exception
+translation, and the core/v1 Event recorder."""
 
 from dhcpless.kube.client import Kube, from_environment
 from dhcpless.kube.errors import PreconditionFailed, Verb
 from dhcpless.kube.refs import HostRef
+from dhcpless.kubeapi import KubeApi
 
-__all__ = ["HostRef", "Kube", "PreconditionFailed", "Verb", "from_environment"]
+__all__ = ["HostRef", "Kube", "KubeApi", "PreconditionFailed", "Verb", "from_environment"]

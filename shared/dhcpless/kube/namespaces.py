@@ -10,30 +10,10 @@ resync under the cluster-wide option calls it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from dhcpless.errors import Transient
-from dhcpless.kube import core
 from dhcpless.kube.client import Kube
-from dhcpless.kube.errors import Verb, translated
+from dhcpless.kube.resources import NAMESPACES
 
 
 def selected(kube: Kube, selector: str) -> list[str]:
     """Names of the Namespaces matching `selector`, sorted (errors as in `kube.errors`)."""
-    with translated(Verb.LIST, f"Namespaces matching {selector!r}"):
-        raw = core.request(
-            kube.api_client, "GET", core.NAMESPACES, {}, None, {"labelSelector": selector}
-        )
-        return sorted(_name(item) for item in _items(raw))
-
-
-def _items(raw: object) -> list[Mapping[str, Any]]:
-    if not isinstance(raw, Mapping) or not isinstance(raw.get("items") or [], list):
-        raise Transient("unexpected answer to a LIST of Namespaces")
-    return [item for item in raw.get("items") or [] if isinstance(item, Mapping)]
-
-
-def _name(item: Mapping[str, Any]) -> str:
-    metadata = item.get("metadata")
-    return str(metadata.get("name", "")) if isinstance(metadata, Mapping) else ""
+    return sorted(namespace.metadata.name for namespace in kube.list(NAMESPACES, None, selector))

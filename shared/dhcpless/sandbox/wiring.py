@@ -18,7 +18,7 @@ from typing import Any
 from cloudevents.core.v1.event import CloudEvent
 from kubernetes import client
 
-from dhcpless import keys
+from dhcpless import keys, registry
 from dhcpless.keys import FunctionName
 from dhcpless.sandbox.eventsource import Mode, SourceResource
 from dhcpless.sandbox.reflector import WatchedResource as Watched
@@ -92,7 +92,7 @@ def function_factory(
 ) -> Callable[[], Any]:
     """Each cold start builds the app anew with its own client, like a fresh pod; resync is
     told the namespace whose hosts it lists (in a pod: its own, see functions/resync)."""
-    module = importlib.import_module(f"functions.{name.value.replace('-', '_')}.app")
+    module = importlib.import_module(registry.function(name.value).module)
     kube = importlib.import_module("dhcpless.kube")
     extra: dict[str, Any] = {}
     if name is FunctionName.RESYNC:

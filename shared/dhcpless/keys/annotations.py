@@ -1,0 +1,64 @@
+"""Annotations: the pause contract with users, and what we write on hosts, claims and templates."""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = [
+    "CAPM3_PAUSE",
+    "CLAIM_POOLS_ANNOTATION",
+    "CLAIM_TEMPLATE_ANNOTATION",
+    "HOST_UID_ANNOTATION",
+    "LAST_APPLIED_ANNOTATION",
+    "NETWORK_DATA_FORMAT_ANNOTATION",
+    "NUDGED_ANNOTATION",
+    "PAUSED_ANNOTATION",
+    "PREPROVISIONING_PAUSE",
+    "PREPROV_IMAGE_BUILDER_ANNOTATION",
+    "RELEASED_AT_ANNOTATION",
+    "TEMPLATE_REFERENCE_ANNOTATION",
+]
+
+PAUSED_ANNOTATION: Final = "baremetalhost.metal3.io/paused"
+"""BMO pauses a host while this annotation exists, whatever its value."""
+
+PREPROVISIONING_PAUSE: Final = "metal3.io/preprovisioning"
+"""Our pause value: the only value we ever remove."""
+
+CAPM3_PAUSE: Final = "metal3.io/capm3"
+"""CAPM3's pause value; never ours to remove."""
+
+TEMPLATE_REFERENCE_ANNOTATION: Final = (
+    "baremetalhost.metal3.io/preprovisioningnetworkdata-reference"
+)
+"""`<plural>.<group>/<name>` naming the template for a host (revised design)."""
+
+NUDGED_ANNOTATION: Final = "dhcpless.metal3.io/nudged-at"
+"""On a claim of ours IPAM left unanswered while its pool waited for its Cluster: written once
+the Cluster exists, so IPAM (which does not watch Clusters) reconciles the pool again."""
+
+HOST_UID_ANNOTATION: Final = "dhcpless.metal3.io/host-uid"
+"""On everything we create: the UID of the host it serves (`chain.identity`). Needed where an
+ownerReference cannot carry it (an object in another namespace than the host)."""
+
+RELEASED_AT_ANNOTATION: Final = "dhcpless.metal3.io/released-at"
+"""On a host we released: when (RFC 3339, UTC), written by the release patch itself."""
+
+CLAIM_TEMPLATE_ANNOTATION: Final = "dhcpless.metal3.io/template"
+"""On the IPClaims we create: the template they were created from (`TemplateRef` as text)."""
+
+CLAIM_POOLS_ANNOTATION: Final = "dhcpless.metal3.io/pools"
+"""On the IPClaims we create: every pool the host claims from (comma-separated), so
+ipclaim-fulfilment knows from one LIST of addresses whether the last claim is fulfilled."""
+
+NETWORK_DATA_FORMAT_ANNOTATION: Final = "dhcpless.metal3.io/network-data-format"
+"""On a template (and recorded on the Secret we write): a `NetworkDataFormat` value."""
+
+PREPROV_IMAGE_BUILDER_ANNOTATION: Final = "dhcpless.metal3.io/preprov-image-builder"
+"""On a template, "true": its hosts' BMO runs with `--build-preprov-image`, so BMO does not set
+the Ironic node's `network_data` and a PreprovisioningImage builder reads the Secret instead.
+Decides which `NetworkDataFormat`s can work (`chain.formats`)."""
+
+LAST_APPLIED_ANNOTATION: Final = "kubectl.kubernetes.io/last-applied-configuration"
+"""What client-side `kubectl apply` (and Argo CD) last applied: tells whether a manifest
+carries the pause."""

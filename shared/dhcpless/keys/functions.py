@@ -1,0 +1,40 @@
+"""The functions and the environment they are configured by."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final
+
+__all__ = [
+    "DEAD_LETTER_FUNCTION",
+    "HANG_SECONDS_ENV",
+    "NAMESPACE_ENV",
+    "NAMESPACE_SELECTOR_ENV",
+    "SERVICE_ACCOUNT_NAMESPACE_FILE",
+    "FunctionName",
+]
+
+
+class FunctionName(StrEnum):
+    """The Knative Service names (DESIGN §3)."""
+
+    HOST_REGISTRATION = "host-registration"
+    IPCLAIM_FULFILMENT = "ipclaim-fulfilment"
+    SECRET_READINESS = "secret-readiness"
+    RESYNC = "resync"
+
+
+DEAD_LETTER_FUNCTION: Final = "dead-letter"
+"""The dead-letter sink's Service name: served by the image, but not one of `FunctionName`."""
+
+NAMESPACE_ENV: Final = "NAMESPACE"
+"""resync: the one namespace whose hosts it lists (default: the pod's own namespace)."""
+
+NAMESPACE_SELECTOR_ENV: Final = "DHCPLESS_NAMESPACE_SELECTOR"
+"""resync, cluster-wide option: a label selector on Namespaces (the sources' namespaceSelector);
+set, resync lists the hosts of every namespace it selects instead of its one `NAMESPACE`."""
+
+HANG_SECONDS_ENV: Final = "DHCPLESS_HANG_SECONDS"
+"""Seconds a released host may stay inspecting before a Warning says it hangs (default 900)."""
+
+SERVICE_ACCOUNT_NAMESPACE_FILE: Final = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"

@@ -1,0 +1,42 @@
+"""What every function is configured with, read from the environment once, in its app factory.
+
+A function's `create_app` builds its settings with `from_environment()` unless a caller (the
+sandbox, a test) passes them, and hands the one frozen object down: nothing below the factory
+reads `os.environ`. A function with knobs of its own subclasses `Settings` with its fields and
+its own `from_environment` (resync: `functions/resync/settings.py`). Kept free of Flask and
+the adapter so decision code can take settings without importing either (`web` re-exports it).
+The variables are listed in the README ("Configuration").
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict
+
+from dhcpless.keys import EVENT_REPORTING_COMPONENT
+
+
+class Settings(BaseModel):
+    """The settings every function has; none of them is read from the environment today."""
+
+    model_config = ConfigDict(frozen=True)
+
+    component: str = EVENT_REPORTING_COMPONENT
+    """`reportingComponent` / `source.component` of the core/v1 Events we record."""
+    record_events: bool = True
+    """Write core/v1 Events on hosts; off only for tests that count writes."""
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> Self:
+        """The settings as the environment (default `os.environ`) gives them; a malformed
+        value stops the app at start (a pydantic error naming the field)."""
+        env = os.environ if environ is None else environ
+        return cls.model_validate(cls.fields_from(env))
+
+    @classmethod
+    def fields_from(cls, env: Mapping[str, str]) -> dict[str, object]:
+        """The field values `env` sets (a subclass adds its own): none for the base."""
+        return {}
