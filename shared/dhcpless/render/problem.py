@@ -40,5 +40,6 @@ def bounded(problems: tuple[Problem, ...]) -> tuple[Problem, ...]:
             kept.append(problem)
     for rule, count in seen.items():
         if count > MAX_PER_RULE:
-            kept.append(Problem(rule, f"and {count - MAX_PER_RULE} more {rule} problems"))
+            more = f"and {count - MAX_PER_RULE} more"
+            kept.append(Problem(rule, f"{more} {rule} problems", check=more))
     return tuple(kept)
