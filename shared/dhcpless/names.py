@@ -99,6 +99,11 @@ def host_name_problem(host: str, pools: Iterable[str] = ()) -> str | None:
     return None
 
 
+def fits_label(value: str) -> bool:
+    """Whether `value` can be a label value (length; our host names are subdomains already)."""
+    return len(value) <= LABEL_MAX
+
+
 def pool_name_problem(pool: str) -> str | None:
     """Why a pool name from a template cannot be claimed or looked up, or None."""
     problem = name_problem(pool)

@@ -8,11 +8,15 @@ the API accepts, or the host is refused before anything is written.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import pytest
 
 from dhcpless import keys, names
-from dhcpless.chain import derived
+from dhcpless.chain import derived, lookup
+from dhcpless.kube.client import Kube
 from dhcpless.kube.recorder import Reason
+from dhcpless.models import BareMetalHost
 from dhcpless.render import PoolRef
 from dhcpless.sandbox.apiserver import names as api_rules
 
@@ -102,3 +106,32 @@ def test_checked_refuses_before_any_claim(host: str, pool: str, reason: Reason |
     got = getattr(found, "reason", None)
     assert got == reason
     assert (found == (PoolRef(pool),)) is (reason is None)
+
+
+class _NoRequests:
+    """A Kube whose every call fails the test: a request was made that must not be."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"unexpected API call {name}")
+
+
+@pytest.mark.parametrize(
+    ("length", "asks"), [pytest.param(63, True, id="63"), pytest.param(64, False, id="64")]
+)
+def test_no_label_selected_list_for_a_host_name_no_label_can_hold(length: int, asks: bool) -> None:
+    """A released host with a long name (it named its own Secret) reaches hang detection and
+    the IP lifecycle: their claim LIST would select on a label value the API refuses (400)."""
+    host = BareMetalHost.from_k8s(
+        {
+            "apiVersion": "metal3.io/v1alpha1",
+            "kind": "BareMetalHost",
+            "metadata": {"name": _host(length), "namespace": "ns", "uid": "u"},
+            "spec": {},
+        }
+    )
+    kube = cast(Kube, _NoRequests())
+    if asks:
+        with pytest.raises(AssertionError, match="list_claims"):
+            lookup.host_claims(kube, host, "ns")
+        return
+    assert lookup.host_claims(kube, host, "ns") == {}
