@@ -161,7 +161,8 @@ def test_no_marker_in_events_logs_or_answers(
     bodies = [_deliver(world, "secret-readiness", s) for s in secrets]
     bodies.append(_deliver(world, "host-registration", named))
     with world.api_client() as api:
-        events = k8s.CoreV1Api(api).list_namespaced_event(objects.NS).items
+        listed = k8s.CoreV1Api(api).list_namespaced_event(objects.NS).items
+    events = [e for e in listed if e.involved_object.name in (f"named-{tag}", f"ours-{tag}")]
     said = [f"{e.reason} {e.message}" for e in events]
     told = {e.involved_object.name for e in events}
     assert {f"named-{tag}", f"ours-{tag}"} <= told, "both hosts were told why they stay paused"
