@@ -7,8 +7,10 @@ Secrets exist (and something of their content). So for a Secret the host names, 
 not to release — missing, no `networkData`, not network data, a rule failed — is one Warning
 with one wording: `SecretUnusable`, naming the Secret (the name came from the host, not from
 the Secret) and nothing read from it. Whoever can read the Secret can see what is wrong with it
-against the rules in README "Network data validation". Secrets we write under our default name
-keep their detailed, redacted reasons (`render.redact`): the host's creator did not choose them.
+against the rules README lists ("What Events say about a Secret"). Secrets we write under our
+default name keep their detailed, redacted reasons (`render.redact`): the host's creator did not
+choose them. `SecretMissing` is no longer written; it stays a Reason so older Events still map
+to a `dhcpless status` phase.
 """
 
 from __future__ import annotations
