@@ -23,13 +23,14 @@ Why these numbers (docs/deploy.md "Requests and timeouts", next to `containerCon
 from __future__ import annotations
 
 import contextlib
+import functools
 import socket
-import threading
 import time
 from typing import Final, Protocol
 
 from werkzeug.exceptions import ClientDisconnected
 
+from dhcpless import watchdog
 from dhcpless.errors import InvalidInput
 
 MAX_EVENT_BYTES: Final = 3 * 1024 * 1024
@@ -74,7 +75,8 @@ def read_body(
     `declared` is the Content-Length (None when chunked): too big a declaration is refused
     before any byte is read. A per-read socket timeout would not bound a sender that drips a
     byte at a time (the servers loop over many reads per chunk), so when the server gives the
-    socket, a timer shuts its read side at the deadline and the pending read ends at once.
+    socket, an alarm on the process's one watchdog thread (`dhcpless.watchdog`, not a thread
+    per request) shuts its read side at the deadline and the pending read ends at once.
     """
     cutter = _cutter(sock, timeout)
     try:
@@ -113,13 +115,10 @@ def _chunk(stream: Readable) -> bytes:
         raise BodyTooSlow("event body did not arrive in time") from None
 
 
-def _cutter(sock: socket.socket | None, timeout: float) -> threading.Timer | None:
+def _cutter(sock: socket.socket | None, timeout: float) -> watchdog.Alarm | None:
     if sock is None:
         return None
-    timer = threading.Timer(timeout, _shut_reading, (sock,))
-    timer.daemon = True
-    timer.start()
-    return timer
+    return watchdog.SHARED.arm(timeout, functools.partial(_shut_reading, sock))
 
 
 def _shut_reading(sock: socket.socket) -> None:

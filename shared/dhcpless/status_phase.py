@@ -35,6 +35,8 @@ class Phase(StrEnum):
     SECRET_INVALID = "secret invalid"
     SECRET_CONFLICT = "secret conflict"
     INVALID_NETWORK_DATA = "invalid network data"
+    SECRET_UNUSABLE = "secret unusable"
+    NAME_TOO_LONG = "name too long"
     RENDERED = "rendered"
     RELEASED = "released"
     INSPECTING = "inspecting"
@@ -56,6 +58,8 @@ BLOCKING = {
     Reason.SECRET_INVALID: Phase.SECRET_INVALID,
     Reason.SECRET_CONFLICT: Phase.SECRET_CONFLICT,
     Reason.INVALID_NETWORK_DATA: Phase.INVALID_NETWORK_DATA,
+    Reason.SECRET_UNUSABLE: Phase.SECRET_UNUSABLE,
+    Reason.NAME_TOO_LONG: Phase.NAME_TOO_LONG,
 }
 """Every Warning that keeps a paused host paused, and the phase it shows (one each)."""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import traceback
 from collections.abc import Callable
 
 from cloudevents.core.base import BaseCloudEvent
@@ -59,6 +60,12 @@ def request_body() -> bytes:
     return limits.read_body(request.stream, request.content_length, sock)
 
 
+def _frames(exc: BaseException) -> str:
+    """Where it failed (file, line, code), without the exception's text: that text may quote
+    data read from a Secret the host's owner cannot read (issue 14, finding 4)."""
+    return "".join(traceback.format_tb(exc.__traceback__)).rstrip()
+
+
 def _to_response(exc: Exception) -> Response | HTTPException:
     """The single mapping from our error families to status codes."""
     if isinstance(exc, HTTPException):
@@ -75,5 +82,5 @@ def _to_response(exc: Exception) -> Response | HTTPException:
     if isinstance(exc, errors.Transient):
         log.warning("will retry (503): %s", exc.reason)
         return Response("transient failure, retry\n", status=503, mimetype="text/plain")
-    log.error("unexpected failure (503)", exc_info=exc)
+    log.error("unexpected failure (503): %s\n%s", type(exc).__name__, _frames(exc))
     return Response("internal error, retry\n", status=503, mimetype="text/plain")

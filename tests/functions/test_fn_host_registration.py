@@ -174,14 +174,14 @@ def nmstate_secret(text: str) -> dict[str, Any]:
     ("secret", "paused", "reason"),
     [
         pytest.param(user_secret(VALID), False, ("Normal", "HostReleased"), id="valid"),
-        pytest.param(None, True, ("Warning", "SecretMissing"), id="missing"),
-        pytest.param(user_secret(""), True, ("Warning", "SecretInvalid"), id="empty"),
-        pytest.param(user_secret("{]"), True, ("Warning", "SecretInvalid"), id="garbage"),
+        pytest.param(None, True, ("Warning", "SecretUnusable"), id="missing"),
+        pytest.param(user_secret(""), True, ("Warning", "SecretUnusable"), id="empty"),
+        pytest.param(user_secret("{]"), True, ("Warning", "SecretUnusable"), id="garbage"),
         pytest.param(
-            nmstate_secret(NMSTATE), True, ("Warning", "InvalidNetworkData"), id="nmstate-by-hand"
+            nmstate_secret(NMSTATE), True, ("Warning", "SecretUnusable"), id="nmstate-by-hand"
         ),
         pytest.param(
-            nmstate_secret("links: []"), True, ("Warning", "SecretInvalid"), id="not-nmstate"
+            nmstate_secret("links: []"), True, ("Warning", "SecretUnusable"), id="not-nmstate"
         ),
     ],
 )

@@ -88,7 +88,7 @@ def test_a_writer_label_on_a_hand_written_secret_keeps_validation_on(world: Sand
     steps.register(world, objects.host(data_name="mine", template=None))
     assert steps.fire(world, "secret-readiness", steps.fresh(world, "Secret", "mine")) == 204
     assert steps.paused(world, "host-0")
-    assert any(r == "InvalidNetworkData" for r, _ in steps.warnings(world, "host-0"))
+    assert any(r == "SecretUnusable" for r, _ in steps.warnings(world, "host-0"))
 
 
 def test_a_status_address_naming_another_claims_address_is_refused(world: SandboxServer) -> None:

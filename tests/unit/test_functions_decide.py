@@ -207,9 +207,9 @@ OURS = "host-0" + keys.SECRET_NAME_SUFFIX
         pytest.param(
             {"data_name": "user"}, secret("user", VALID), ["HostReleased"], id="static-valid"
         ),
-        pytest.param({"data_name": "user"}, None, ["SecretMissing"], id="static-missing"),
+        pytest.param({"data_name": "user"}, None, ["SecretUnusable"], id="static-missing"),
         pytest.param(
-            {"data_name": "user"}, secret("user", ""), ["SecretInvalid"], id="static-empty"
+            {"data_name": "user"}, secret("user", ""), ["SecretUnusable"], id="static-empty"
         ),
         pytest.param({"pause": keys.CAPM3_PAUSE}, secret(OURS, VALID), [], id="foreign-pause"),
         pytest.param({"pause": None}, secret(OURS, VALID), [], id="not-paused"),

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import yaml
 
 from dhcpless import keys, render
-from dhcpless.chain import external, formats, identity, netcheck
+from dhcpless.chain import derived, external, formats, identity, messages, netcheck
 from dhcpless.chain.actions import (
     Action,
     CreateIPAddressClaim,
@@ -50,7 +50,7 @@ def pools_for(host: BareMetalHost, found: Found) -> tuple[render.PoolRef, ...] |
         pools = render.referenced_pools(found.template.network_data, host)
     except render.RenderError as err:
         return Problem(Reason.INVALID_TEMPLATE, f"{where}: {err}")
-    return pools
+    return derived.checked(host.name, where, pools)
 
 
 def decide_claims(host: BareMetalHost, found: Found, pools: tuple[render.PoolRef, ...]) -> Actions:
@@ -195,8 +195,8 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
     name = host.spec.preprovisioning_network_data_name if named else secret_name(host)
     if secret is not None and secret.metadata.name != name:
         return ()  # a Secret this host does not use
-    if secret is None:
-        return (event(host, Reason.SECRET_MISSING, f"Secret {name} not found"),) if named else ()
+    if secret is None:  # a host-named Secret: one wording whatever the cause (`messages`)
+        return messages.named_unusable(host, name) if named else ()
     refused_secret = (
         None if named else identity.refusal(HostRef.of(host), "Secret", secret.metadata)
     )
@@ -204,10 +204,14 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
         return (refused_secret,)
     trouble = secret_problem(secret)
     if trouble is not None:
-        return (event(host, Reason.SECRET_INVALID, trouble),)
+        return (
+            messages.named_unusable(host, name)
+            if named
+            else (event(host, Reason.SECRET_INVALID, trouble),)
+        )
     refused = netcheck.release_refusals(host, secret)
     if refused:  # valid shape, but the ramdisk could not use it: stay paused, say why
-        return refused
+        return messages.named_unusable(host, name) if named else refused
     version = host.metadata.resource_version or ""
     release = ReleaseHost(HostRef.of(host), name, not named, version)
     return (release, event(host, Reason.HOST_RELEASED, f"network data in Secret {name}"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from dhcpless import keys
+from dhcpless import keys, names
 from dhcpless.models import BareMetalHost
 
 
@@ -35,5 +35,6 @@ def gate(host: BareMetalHost) -> Gate:
 
 
 def secret_name(host: BareMetalHost) -> str:
-    """The Secret we write for a host: `<host>` + keys.SECRET_NAME_SUFFIX, host's namespace."""
-    return host.name + keys.SECRET_NAME_SUFFIX
+    """The Secret we write for a host, in its namespace: `<host>` + keys.SECRET_NAME_SUFFIX,
+    shortened with a hash when that is too long for a name (`dhcpless.names.secret_name`)."""
+    return names.secret_name(host.name)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dhcpless import keys, resolve
+from dhcpless import keys, names, resolve
 from dhcpless.chain import identity
 from dhcpless.errors import Gone, InvalidInput, Transient
 from dhcpless.keys import EVENT_REPORTING_COMPONENT
@@ -110,7 +110,10 @@ def _ambiguity(ambiguous: resolve.Ambiguous) -> str:
 def host_claims(kube: Kube, host: BareMetalHost, namespace: str) -> dict[str, IPClaim]:
     """Our claims for this host in `namespace`, by pool name (one LIST, label-scoped). Only
     claims of this very host count (`chain.identity`): a predecessor's under the same name,
-    terminating or not, is not ours; `decide_claims` reports it when creating ours finds it."""
+    terminating or not, is not ours; `decide_claims` reports it when creating ours finds it.
+    A host name no label can hold has no claims of ours, and its selector would be a 400."""
+    if not names.fits_label(host.name):
+        return {}
     selector = (
         f"{keys.HOST_LABEL}={host.name},{keys.HOST_NAMESPACE_LABEL}={host.namespace},"
         f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"

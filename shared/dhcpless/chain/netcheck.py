@@ -11,8 +11,8 @@ Both include the `ironic` rules (`render.validate_ironic`): BMO hands `networkDa
 Ironic as the node's `network_data`, and a document Ironic's schema refuses would leave the host
 in `registering` with no error, so a user's Secret Ironic would refuse is never released either.
 Each problem is one Warning Event (`InvalidNetworkData`) naming the rule and the link, network,
-field or pool concerned; the host stays paused and nothing else is written. Messages never quote the
-data wholesale (`problem` names only the Secret; rule messages name ids and addresses).
+field or pool concerned; the host stays paused and nothing else is written. What is found in a
+Secret is said by rule and JSON path only (`render.redact`): no value read from it is repeated.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from dhcpless.kube.client import Kube
 from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPPool, Secret
+from dhcpless.render import redact
 from dhcpless.render.problem import Problem
 
 
@@ -100,7 +101,7 @@ def release_refusals(host: BareMetalHost, secret: Secret) -> tuple[RecordEvent, 
         return (RecordEvent(HostRef.of(host), Reason.INVALID_NETWORK_DATA, message),)
     document = yaml.safe_load(secret.decoded(keys.NETWORK_DATA_KEY) or "")
     found = validate_network_data(document, host) if isinstance(document, Mapping) else ()
-    return _events(host, f"Secret {secret.metadata.name}", found)
+    return _events(host, f"Secret {secret.metadata.name}", redact.redacted_all(found))
 
 
 def render_refusals(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dhcpless import render
-from dhcpless.chain import decide, external, heal, lookup, netcheck
+from dhcpless.chain import decide, derived, external, heal, lookup, netcheck
 from dhcpless.chain.external import External
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.lookup import Found, Problem, TemplateLookup
@@ -79,6 +79,8 @@ def gather_fulfilment(kube: Kube, host: BareMetalHost) -> FulfilmentState | None
         return None
     template = lookup.template_for(kube, host)
     if not isinstance(template, Found):
+        return FulfilmentState(host, template)
+    if not derived.servable(host.name):  # a label selector the API refuses: `decide` says why
         return FulfilmentState(host, template)
     namespace = template.ref.namespace
     claims = lookup.host_claims(kube, host, namespace)

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+from dhcpless import names
 from dhcpless.errors import AlreadyExists
 from dhcpless.kube.client import Kube
 from dhcpless.kube.refs import HostRef
@@ -56,6 +57,10 @@ class Reason(StrEnum):
     CLAIM_UNANSWERED = "ClaimUnanswered"
     CLAIM_DELETED = "ClaimDeleted"
     WAITING_FOR_DELETION = "WaitingForDeletion"
+    SECRET_UNUSABLE = "SecretUnusable"
+    """A Secret the host names cannot be used; the cause is not said (`chain.messages`)."""
+    NAME_TOO_LONG = "NameTooLong"
+    """A name or label value derived from the host would exceed the API's limit (`names`)."""
 
     @property
     def severity(self) -> Severity:
@@ -109,5 +114,7 @@ def event_body(host: HostRef, reason: Reason, message: str, component: str) -> d
 
 
 def _name(host: HostRef, reason: Reason, message: str) -> str:
+    """`<host>.<digest>`, fitting the API's name limit for any host name (`names.event_name`):
+    a long host name must not make the Event saying so unwritable."""
     digest = hashlib.sha256(f"{host.uid}|{reason}|{message}".encode()).hexdigest()
-    return f"{host.name}.{digest[:16]}"
+    return names.event_name(host.name, digest)

@@ -63,7 +63,7 @@ _V4_TAIL = re.compile(r"(?:::(?:ffff(?::0{1,4})?:)?|(?:[0-9a-fA-F]{1,4}:){1,4}:)
 
 def finding(rule: IronicRule, where: str, what: str) -> Problem:
     """A problem naming the field (a JSON path) and the rule, never the value."""
-    return Problem(ValidationRule.IRONIC, f"{where}: {what} (rule {rule})")
+    return Problem(ValidationRule.IRONIC, f"{where}: {what} (rule {rule})", where, rule)
 
 
 def is_str(value: Any) -> bool:

@@ -9,10 +9,16 @@ from dhcpless.keys import ValidationRule
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """A reason not to unpause the host yet; `message` names the link/network/address."""
+    """A reason not to unpause the host yet; `message` names the link/network/address.
+
+    `path` (a JSON path such as `links[2]`) and `check` (a finer rule name, e.g. Ironic's) say
+    where and what without any value: data read from a Secret is reported with those alone
+    (`render.redact`), since the host's owner may not be allowed to read that Secret."""
 
     rule: ValidationRule
     message: str
+    path: str = ""
+    check: str = ""
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.message}"
@@ -34,5 +40,6 @@ def bounded(problems: tuple[Problem, ...]) -> tuple[Problem, ...]:
             kept.append(problem)
     for rule, count in seen.items():
         if count > MAX_PER_RULE:
-            kept.append(Problem(rule, f"and {count - MAX_PER_RULE} more {rule} problems"))
+            more = f"and {count - MAX_PER_RULE} more"
+            kept.append(Problem(rule, f"{more} {rule} problems", check=more))
     return tuple(kept)

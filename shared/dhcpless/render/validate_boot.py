@@ -26,6 +26,8 @@ from dhcpless.render.osdoc import OsDocument
 from dhcpless.render.problem import Problem
 
 _RULE = ValidationRule.BOOT_MAC
+_HOST = "(host) spec.bootMACAddress"
+"""Where the boot MAC rule looks when the host itself is at fault (not the document)."""
 
 
 def _boot_links(doc: OsDocument, boot_mac: str) -> list[str]:
@@ -54,14 +56,14 @@ def boot_mac_problems(doc: OsDocument, host: BareMetalHost) -> Iterator[Problem]
     """BOOT_MAC: the boot NIC is absent from the links or carries no static network."""
     boot_mac = host.spec.boot_mac_address
     if not boot_mac:
-        yield Problem(_RULE, "host has no spec.bootMACAddress: the boot NIC is unknown")
+        yield Problem(_RULE, "host has no spec.bootMACAddress: the boot NIC is unknown", _HOST)
         return
     if not ANY_MAC.fullmatch(boot_mac):
-        yield Problem(_RULE, f'host bootMACAddress "{boot_mac}" is not a MAC address')
+        yield Problem(_RULE, f'host bootMACAddress "{boot_mac}" is not a MAC address', _HOST)
         return
     roots = _boot_links(doc, boot_mac)
     if not roots:
-        yield Problem(_RULE, f"no NIC link has the boot MAC {boot_mac}")
+        yield Problem(_RULE, f"no NIC link has the boot MAC {boot_mac}", "links")
         return
     links = carriers(doc, roots)
     static = any(net.is_static for net in doc.networks)
@@ -72,4 +74,5 @@ def boot_mac_problems(doc: OsDocument, host: BareMetalHost) -> Iterator[Problem]
         yield Problem(
             _RULE,
             f"boot NIC link {names} carries no {what} (directly or via bond/VLAN): {why}",
+            "networks",
         )

@@ -60,10 +60,10 @@ def _address_defect(net: OsNetwork) -> str | None:
 
 def address_problems(doc: OsDocument) -> Iterator[Problem]:
     """ADDRESS: every static network's address lies inside a real subnet."""
-    for net in doc.networks:
+    for index, net in enumerate(doc.networks):
         defect = _address_defect(net) if net.is_static else None
         if defect is not None:
-            yield Problem(_ADDR, f'network "{net.id}": {defect}')
+            yield Problem(_ADDR, f'network "{net.id}": {defect}', f"networks[{index}]")
 
 
 def _destination_defect(route: OsRoute, version: int) -> str | None:
@@ -89,42 +89,44 @@ def _gateway_defect(route: OsRoute, net: OsNetwork) -> str | None:
     return None
 
 
-def _route_problem(route: OsRoute, net: OsNetwork) -> Problem | None:
+def _route_problem(route: OsRoute, net: OsNetwork, path: str) -> Problem | None:
     prefix = mask_prefix(route.netmask, net.version)
     label = "default route" if prefix == 0 else "route"
     where = f'network "{net.id}": {label} {route.network}/{prefix if prefix is not None else "?"}'
     defect = _destination_defect(route, net.version) or _gateway_defect(route, net)
-    return None if defect is None else Problem(_ROUTE, f"{where} {defect}")
+    return None if defect is None else Problem(_ROUTE, f"{where} {defect}", path)
 
 
 def route_problems(doc: OsDocument) -> Iterator[Problem]:
     """ROUTE: destinations are networks; gateways are on-link in their network."""
-    for net in doc.networks:
-        for route in net.routes:
-            problem = _route_problem(route, net)
+    for index, net in enumerate(doc.networks):
+        for at, route in enumerate(net.routes):
+            problem = _route_problem(route, net, f"networks[{index}].routes[{at}]")
             if problem is not None:
                 yield problem
 
 
-def _dns_problem(service: OsService, where: str) -> Problem | None:
+def _dns_problem(service: OsService, where: str, path: str) -> Problem | None:
     if service.type != "dns":
         return None
     address = parse_ip(service.address)
     if address is not None and not (address.is_unspecified or address.is_multicast):
         return None
-    return Problem(ValidationRule.DNS, f'{where}: DNS server "{service.address}" is not usable')
+    message = f'{where}: DNS server "{service.address}" is not usable'
+    return Problem(ValidationRule.DNS, message, path)
 
 
-def _dns_services(doc: OsDocument) -> Iterator[tuple[OsService, str]]:
-    yield from ((service, "services") for service in doc.services)
-    for net in doc.networks:
-        for route in net.routes:
-            where = f'network "{net.id}" route {route.network}'
-            yield from ((service, where) for service in route.services)
+def _dns_services(doc: OsDocument) -> Iterator[tuple[OsService, str, str]]:
+    """Each service, where it is said to be, and its JSON path."""
+    yield from ((s, "services", f"services[{i}]") for i, s in enumerate(doc.services))
+    for n, net in enumerate(doc.networks):
+        for r, route in enumerate(net.routes):
+            where, path = f'network "{net.id}" route {route.network}', f"networks[{n}].routes[{r}]"
+            yield from ((s, where, f"{path}.services[{i}]") for i, s in enumerate(route.services))
 
 
 def dns_problems(doc: OsDocument) -> Iterator[Problem]:
     """DNS: global and per-route DNS servers are unicast IP addresses."""
-    for service, where in _dns_services(doc):
-        if (problem := _dns_problem(service, where)) is not None:
+    for service, where, path in _dns_services(doc):
+        if (problem := _dns_problem(service, where, path)) is not None:
             yield problem

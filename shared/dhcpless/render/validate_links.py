@@ -34,42 +34,48 @@ def links_by_id(doc: OsDocument) -> dict[str, OsLink]:
     return {link.id: link for link in doc.links}
 
 
-def _mac_problem(link: OsLink) -> Problem | None:
+def _mac_problem(link: OsLink, path: str) -> Problem | None:
     key = "vlan_mac_address" if link.kind is LinkKind.VLAN else "ethernet_mac_address"
     where = f'link "{link.id}" ({link.type})'
     if link.mac is None:
         if link.kind is LinkKind.VLAN:
             return None
-        return Problem(ValidationRule.LINK_MAC, f"{where} has no {key}: glean matches NICs by MAC")
+        message = f"{where} has no {key}: glean matches NICs by MAC"
+        return Problem(ValidationRule.LINK_MAC, message, f"{path}.{key}")
     defect = mac_defect(link.mac)
-    return None if defect is None else Problem(ValidationRule.LINK_MAC, f"{where}: {key} {defect}")
+    message = f"{where}: {key} {defect}"
+    return None if defect is None else Problem(ValidationRule.LINK_MAC, message, f"{path}.{key}")
 
 
 def mac_problems(doc: OsDocument) -> Iterator[Problem]:
     """LINK_MAC: a missing or malformed MAC on any link that needs one."""
-    return (problem for link in doc.links if (problem := _mac_problem(link)) is not None)
+    for index, link in enumerate(doc.links):
+        if (problem := _mac_problem(link, f"links[{index}]")) is not None:
+            yield problem
 
 
-def _dangling(ref: str, where: str, names: set[str | None]) -> Problem:
+def _dangling(ref: str, where: str, names: set[str | None], path: str) -> Problem:
     if ref in names:
         why = "matches a link name, but consumers resolve links by id"
-        return Problem(_REF, f'{where} names link "{ref}", which {why}')
-    return Problem(_REF, f'{where} names link "{ref}", which does not exist')
+        return Problem(_REF, f'{where} names link "{ref}", which {why}', path)
+    return Problem(_REF, f'{where} names link "{ref}", which does not exist', path)
 
 
 def _parent_problems(
-    link: OsLink, links: Mapping[str, OsLink], names: set[str | None]
+    link: OsLink, links: Mapping[str, OsLink], names: set[str | None], path: str
 ) -> Iterator[Problem]:
     where = f'{link.kind} "{link.id}"'
     if link.kind is LinkKind.BOND and not link.bond_links:
-        yield Problem(_REF, f"{where} has no bond_links: a bond needs at least one port")
+        message = f"{where} has no bond_links: a bond needs at least one port"
+        yield Problem(_REF, message, f"{path}.bond_links")
     for ref in link.parents:
         parent = links.get(ref)
         if parent is None:
-            yield _dangling(ref, where, names)
+            yield _dangling(ref, where, names, path)
         elif parent.kind not in _PARENT_KINDS[link.kind]:
             allowed = " or ".join(_PARENT_KINDS[link.kind])
-            yield Problem(_REF, f'{where} is built on {parent.kind} "{ref}"; glean needs {allowed}')
+            message = f'{where} is built on {parent.kind} "{ref}"; glean needs {allowed}'
+            yield Problem(_REF, message, path)
 
 
 def reference_problems(doc: OsDocument) -> Iterator[Problem]:
@@ -78,15 +84,15 @@ def reference_problems(doc: OsDocument) -> Iterator[Problem]:
     links = links_by_id(doc)
     names = {link.name for link in doc.links}
     seen: set[str] = set()
-    for link in doc.links:
+    for index, link in enumerate(doc.links):
         if link.id in seen:
-            yield Problem(_REF, f'two links have id "{link.id}"')
+            yield Problem(_REF, f'two links have id "{link.id}"', f"links[{index}].id")
         seen.add(link.id)
         if link.kind is not LinkKind.ETHERNET:
-            yield from _parent_problems(link, links, names)
-    for net in doc.networks:
+            yield from _parent_problems(link, links, names, f"links[{index}]")
+    for index, net in enumerate(doc.networks):
         if net.link not in links:
-            yield _dangling(net.link, f'network "{net.id}"', names)
+            yield _dangling(net.link, f'network "{net.id}"', names, f"networks[{index}].link")
 
 
 def _back_edges(links: Mapping[str, OsLink]) -> Iterator[tuple[str, ...]]:
@@ -125,4 +131,4 @@ def cycle_problems(doc: OsDocument) -> Iterator[Problem]:
             reported.add(frozenset(cycle))
             chain = " -> ".join(f'"{ref}"' for ref in cycle)
             message = f"links refer to each other in a cycle: {chain}"
-            yield Problem(ValidationRule.LINK_CYCLE, message)
+            yield Problem(ValidationRule.LINK_CYCLE, message, "links")

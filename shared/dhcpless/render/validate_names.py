@@ -48,10 +48,11 @@ _VALUE = re.compile(r"[A-Za-z0-9_.:+-]*")
 def name_problems(doc: OsDocument) -> Iterator[Problem]:
     """NAME: the first bad name or value of each link (at most one Problem per link)."""
     bonds = {link.id for link in doc.links if link.kind is LinkKind.BOND}
-    for link in doc.links:
+    for index, link in enumerate(doc.links):
         defect = next(_defects(link, bonds), None)
         if defect is not None:
-            yield Problem(ValidationRule.NAME, f'link "{_shown(link.id)}": {defect}')
+            message = f'link "{_shown(link.id)}": {defect}'
+            yield Problem(ValidationRule.NAME, message, f"links[{index}]")
 
 
 def _defects(link: OsLink, bonds: set[str]) -> Iterator[str]:

@@ -5,8 +5,8 @@ list's resourceVersion. Its store ignores the LIST (`Replace` is a no-op), so ob
 when the adapter (re)starts produce no events; only watch ADDED/MODIFIED/DELETED do. Events are
 sent synchronously, retried a few times on transport errors and some status codes, then
 dropped. The pieces live beside this module: `reflector` (LIST-then-WATCH), `source_events`
-(the events' shape), `faults` (seeded drop/duplicate/reorder); their public names are
-re-exported here.
+(the events' shape), `faults` (seeded drop/duplicate/reorder), `source_namespaces` (the
+`namespaceSelector`); their public names are re-exported here.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from dhcpless.sandbox.reflector import (
     WatchEvent,
 )
 from dhcpless.sandbox.source_events import Mode, guess_plural, make_event
+from dhcpless.sandbox.source_namespaces import NamespaceScope
 
 __all__ = ["ApiServerSource", "Sink", "SourceResource"]
 __all__ += ["EventHandler", "ListHandler", "Reflector", "WatchEvent", "WatchedResource"]
@@ -70,10 +71,15 @@ class ApiServerSource:
         source: str,
         faults: Faults | None = None,
         api_for: Callable[[SourceResource], client.ApiClient] | None = None,
+        namespace_selector: str | None = None,
     ) -> None:
-        """`api_for`: a client per watched resource (one ServiceAccount per source under RBAC)."""
+        """`api_for`: a client per watched resource (one ServiceAccount per source under RBAC).
+        `namespace_selector`: a label selector on Namespaces (`spec.namespaceSelector`); events
+        from namespaces it does not select are not sent (`source_namespaces`). None or "" (an
+        empty selector, every namespace): no filtering beyond each resource's own namespace."""
         self._api, self._resources, self._sink, self._source = api, resources, sink, source
         self._api_for = api_for
+        self._scope = NamespaceScope(api, namespace_selector) if namespace_selector else None
         self._faults = FaultInjector(faults or Faults())
         self._lock = threading.Lock()
         self._reflectors: list[Reflector] = []
@@ -86,6 +92,8 @@ class ApiServerSource:
         return self._faults.dropped + self._unsent
 
     def start(self) -> None:
+        if self._scope is not None:
+            self._scope.start()
         for entry in self._resources:
             api = self._api_for(entry) if self._api_for else self._api
             reflector = Reflector(api, entry.resource, self._handler(entry.mode))
@@ -97,18 +105,31 @@ class ApiServerSource:
         for reflector in self._reflectors:
             reflector.stop()
         self._reflectors = []
+        if self._scope is not None:
+            self._scope.stop()
         with self._lock:
             self._faults.forget_held()
 
     def wait_synced(self, timeout: float = 10.0) -> bool:
         """True once every reflector has listed and is watching."""
-        return all(r.wait_synced(timeout) for r in self._reflectors)
+        scoped = self._scope is None or self._scope.wait_synced(timeout)
+        return scoped and all(r.wait_synced(timeout) for r in self._reflectors)
 
     def _handler(self, mode: Mode) -> Callable[[WatchEvent, dict[str, Any]], None]:
         def handle(kind: WatchEvent, obj: dict[str, Any]) -> None:
-            self._emit(make_event(obj, kind, mode, self._source))
+            if self._selected(obj):
+                self._emit(make_event(obj, kind, mode, self._source))
 
         return handle
+
+    def selects(self, namespace: str) -> bool:
+        """Whether events from `namespace` are sent (always, without a namespaceSelector)."""
+        return self._scope is None or self._scope.admits(namespace)
+
+    def _selected(self, obj: dict[str, Any]) -> bool:
+        """Cluster-scoped objects and, without a selector, every namespace pass."""
+        namespace = obj.get("metadata", {}).get("namespace")
+        return not namespace or self.selects(str(namespace))
 
     def _emit(self, event: CloudEvent) -> None:
         with self._lock:

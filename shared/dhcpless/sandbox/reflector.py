@@ -45,6 +45,8 @@ class WatchedResource:
     plural: str
     label_selector: str | None = None
     namespace: str | None = None
+    cluster_scoped: bool = False
+    """A core kind without namespaces (Namespace): `list_<kind>`, not `..._for_all_namespaces`."""
 
     def list_call(self, api: client.ApiClient) -> tuple[Callable[..., Any], dict[str, Any]]:
         """The official client's list function for this collection, and its arguments."""
@@ -57,6 +59,8 @@ class WatchedResource:
                 return custom.list_namespaced_custom_object, {**args, "namespace": self.namespace}
             return custom.list_cluster_custom_object, args
         core, singular = client.CoreV1Api(api), _snake(self.kind)
+        if self.cluster_scoped:
+            return getattr(core, f"list_{singular}"), selector
         if self.namespace:
             namespaced = {"namespace": self.namespace, **selector}
             return getattr(core, f"list_namespaced_{singular}"), namespaced

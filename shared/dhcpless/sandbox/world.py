@@ -201,6 +201,7 @@ class World:
             source=self.sandbox.url,
             faults=self.settings.faults,
             api_for=lambda entry: self.api_client(self._token(f"dhcpless-{entry.resource.plural}")),
+            namespace_selector=self.settings.namespace_selector or None,
         )
 
     def _sources(self) -> list[SourceResource]:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from dhcpless.sandbox.apiserver import names
 from dhcpless.sandbox.apiserver.status import bad_request
 
 
@@ -80,15 +81,36 @@ def _split(selector: str) -> list[str]:
 def _requirement(text: str) -> Requirement:
     if m := _SET.match(text):
         values = frozenset(v.strip() for v in m.group(3).split(","))
-        return Requirement(m.group(1), Op(m.group(2)), values)
+        return _checked(Requirement(m.group(1), Op(m.group(2)), values))
     if m := _CMP.match(text):
         op = Op.EQUALS if m.group(2) == "==" else Op(m.group(2))
         if op in (Op.GREATER, Op.LESS) and _int(m.group(3)) is None:
             raise bad_request(f"unable to parse requirement: {text!r}: value must be an integer")
-        return Requirement(m.group(1), op, frozenset({m.group(3)}))
+        return _checked(Requirement(m.group(1), op, frozenset({m.group(3)})))
     if m := _EXISTS.match(text):
-        return Requirement(m.group(2), Op.DOES_NOT_EXIST if m.group(1) else Op.EXISTS)
+        return _checked(Requirement(m.group(2), Op.DOES_NOT_EXIST if m.group(1) else Op.EXISTS))
     raise bad_request(f"unable to parse requirement: {text!r}")
+
+
+def _checked(req: Requirement) -> Requirement:
+    """The key and every value must be ones a label can have: apimachinery `pkg/labels`
+    `NewRequirement` validates them (`validateLabelKey`, `validateLabelValue` with
+    `IsValidLabelValue`) and the list is refused with 400, so a selector for a 64-character
+    value is an error there and must be one here (issue 14, finding 3)."""
+    errors = [_invalid("key", req.key, names.label_key(req.key))]
+    for index, value in enumerate(sorted(req.values)):
+        where = f"values[{index}][{req.key}]"
+        errors.append(_invalid(where, value, names.label_value(value)))
+    found = [e for e in errors if e]
+    if found:
+        joined = found[0] if len(found) == 1 else "[" + ", ".join(found) + "]"
+        raise bad_request(f"unable to parse requirement: {joined}")
+    return req
+
+
+def _invalid(field: str, value: str, messages: list[str]) -> str:
+    """`field.Invalid(...).Error()`, or "" when there is nothing to say."""
+    return f'{field}: Invalid value: "{value}": {"; ".join(messages)}' if messages else ""
 
 
 def parse_labels(selector: str) -> tuple[Requirement, ...]:
