@@ -16,9 +16,8 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless.chain import edge, lifecycle, repause, slipped, state
-from dhcpless.chain.act import act
-from dhcpless.chain.decide import Actions
+from dhcpless.chain import edge, pipeline
+from dhcpless.chain.decide import lifecycle, slipped
 from dhcpless.chain.gate import gate
 from dhcpless.events import Operation
 from dhcpless.keys import FunctionName
@@ -37,31 +36,19 @@ def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Fl
 
 
 def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
+    """Cheap exits on the event's object (no read), then the pipeline on the host as read."""
     event = edge.event_about(cloudevent, "BareMetalHost")
     seen = edge.current(event, BareMetalHost, kube.get_host, delete_needs_object=False)
-    if lifecycle.done(seen):  # without the source's selector: still no read (README)
-        log.info("host %s/%s: done, nothing to do", seen.namespace, seen.name)
-        return
-    if event.operation is not Operation.DELETE and slipped.slipped(seen):  # one Warning
-        slipped.record(kube, kube.get_host(seen.namespace, seen.name), settings)
-        return
-    if event.operation is not Operation.DELETE and lifecycle.lendable(seen):
-        lend_claims(kube, seen, settings)
-        return
-    if event.operation is Operation.DELETE or not gate(seen).ours:
+    if event.operation is Operation.DELETE or not worth_reading(seen):
         log.info("host %s/%s: %s, nothing to do", seen.namespace, seen.name, gate(seen))
         return
     host = kube.get_host(seen.namespace, seen.name)  # events are hints: re-read (Gone -> 204)
-    act(decide(state.gather_registration(kube, host)), kube, settings, host)
+    pipeline.reconcile(kube, host, settings)
 
 
-def lend_claims(kube: Kube, seen: BareMetalHost, settings: Settings) -> None:
-    """Re-read (events are hints), then lend our claims to the host's Metal3Data."""
-    host = kube.get_host(seen.namespace, seen.name)
-    if lifecycle.lendable(host):
-        act(lifecycle.decide(lifecycle.gather(kube, host)), kube, settings, host)
-
-
-def decide(current: state.RegistrationState) -> Actions:
-    """Pure: see `dhcpless.chain.state.decide_registration` (and `chain.repause`)."""
-    return repause.explain(current.host, state.decide_registration(current))
+def worth_reading(seen: BareMetalHost) -> bool:
+    """Pure, on the event's copy: paused for us, slipped past the pause, or lendable to CAPM3.
+    Every other host (a released one CAPM3 has not taken, someone else's pause) costs no read."""
+    if lifecycle.done(seen):
+        return False
+    return gate(seen).ours or slipped.slipped(seen) or lifecycle.lendable(seen)

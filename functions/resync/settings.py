@@ -20,7 +20,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from dhcpless import keys
-from dhcpless.chain.hang import DEFAULT_HANG_SECONDS
+from dhcpless.chain.decide.hang import DEFAULT_HANG_SECONDS
 
 
 class ResyncSettings(BaseModel):

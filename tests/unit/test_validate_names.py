@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from dhcpless.chain import netcheck
+from dhcpless.chain.decide import netcheck
 from dhcpless.keys import ValidationRule
 from dhcpless.render.problem import MAX_PER_RULE
 from dhcpless.render.validate import validate_network_data

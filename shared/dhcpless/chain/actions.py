@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dhcpless.keys import NetworkDataFormat
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
 from dhcpless.models.meta import OwnerReference
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,15 +116,6 @@ class Kube:
             )
             return [IPPool.from_k8s(item) for item in _items(raw)]
 
-    def patch_pool(self, namespace: str, name: str, patch: Mapping[str, Any]) -> IPPool:
-        """Merge patch; a `metadata.resourceVersion` in it makes it conditional (409 Transient)."""
-        with translated(Verb.PATCH, f"IPPool {namespace}/{name}"):
-            raw = self._custom.patch_namespaced_custom_object(
-                keys.IPAM_GROUP, keys.IPAM_VERSION, namespace, "ippools", name, dict(patch),
-                _content_type=MERGE_PATCH,
-            )  # fmt: skip
-            return IPPool.from_k8s(_mapping(raw))
-
     def get_claim(self, namespace: str, name: str) -> IPClaim:
         return self._get_ipam(IPClaim, "ipclaims", namespace, name)
 

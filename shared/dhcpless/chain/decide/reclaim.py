@@ -14,9 +14,9 @@ from dhcpless import keys
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, CreateIPClaim, RecordEvent
 from dhcpless.chain.gate import gate
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPClaim
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
 
 def released(host: BareMetalHost) -> bool:
