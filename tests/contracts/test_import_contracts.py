@@ -22,6 +22,9 @@ LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 RENDER = "the renderer is pure"
 MODELS = "models and template resolution do not reach the cluster"
 SERVING = "functions and what they serve with import no sandbox and no tools"
+DECIDE = "chain decisions and action values are pure"
+GATHER = "chain gather only reads"
+ACT = "chain act performs"
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -66,6 +69,19 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
             "functions/resync/app.py", "import dhcpless.sandbox.world", SERVING, id="fn-sandbox"
         ),
         pytest.param("dhcpless/chain/gate.py", "import dhcpless.demo", SERVING, id="chain-demo"),
+        pytest.param(
+            "dhcpless/chain/decide/write.py", "import dhcpless.web", DECIDE, id="decide-flask"
+        ),
+        pytest.param("dhcpless/chain/actions.py", "import kubernetes", DECIDE, id="actions-k8s"),
+        pytest.param(
+            "dhcpless/chain/decide/claims.py", "import dhcpless.kube", DECIDE, id="decide-kube"
+        ),
+        pytest.param(
+            "dhcpless/chain/gather/lookup.py", "import dhcpless.chain.act", GATHER, id="gather-act"
+        ),
+        pytest.param(
+            "dhcpless/chain/act/summary.py", "import dhcpless.chain.gather", ACT, id="act-gathers"
+        ),
     ],
 )
 def test_a_forbidden_import_fails_the_check(

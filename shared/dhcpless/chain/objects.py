@@ -8,8 +8,8 @@ from typing import Any
 
 from dhcpless import keys
 from dhcpless.chain.actions import CreateIPAddressClaim, CreateIPClaim, WriteSecret
-from dhcpless.kube.refs import HostRef
 from dhcpless.models import IPAddressClaim, IPClaim, Secret
+from dhcpless.refs import HostRef
 
 
 def _uid(host: HostRef) -> dict[str, str]:
