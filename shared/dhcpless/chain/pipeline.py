@@ -35,7 +35,9 @@ def reconcile(
     known: tuple[Secret, ...] = (),
 ) -> HostFacts | None:
     """Reconcile `host`, as read from the API by the caller (a GET, or resync's LIST: never an
-    event's copy). Returns the facts the last round decided on; None when the host went."""
+    event's copy). Returns the facts the last round decided on; None when the host went.
+    `known`: Secrets this invocation read already (secret-readiness): not read again, and a
+    waiting host with its Secret known gets the release checks, not the render path."""
     taken: dict[str, Taken] = {taken_key("Secret", s.metadata.name): s for s in known}
     for round_ in range(ROUNDS):
         if round_:
@@ -43,7 +45,10 @@ def reconcile(
                 host = kube.get_host(host.namespace, host.name)
             except Gone:
                 return None
-        facts = gather(kube, host, occasion, now, taken=taken, gone=gone, hang_seconds=hang_seconds)
+        facts = gather(
+            kube, host, occasion, now, taken=taken, gone=gone, hang_seconds=hang_seconds,
+            render=not known,
+        )  # fmt: skip
         try:
             performer.act(decide(facts), kube, settings, host)
         except performer.Found as found:

@@ -43,10 +43,10 @@ def decide(facts: HostFacts) -> Actions:
 
 def _waiting(facts: HostFacts) -> Actions:
     template, pools = facts.template, facts.pools
-    if template is None:
-        return ()
     if facts.secret is not None and not _renderable(facts):
         return decide_release(facts.host, facts.secret)  # its Secret is there: release checks
+    if template is None:
+        return ()
     if isinstance(template, Problem):
         return (*_elsewhere(template), event(facts.host, template.reason, template.message))
     if isinstance(pools, Problem):

@@ -50,6 +50,12 @@ def borrower(host: BareMetalHost) -> ObjectReference | None:
     return ref if ref is not None and ref.kind == METAL3MACHINE and ref.name else None
 
 
+def borrower_name(host: BareMetalHost) -> str:
+    """The name of the Metal3Machine borrowing the host ("" when none)."""
+    ref = borrower(host)
+    return ref.name if ref is not None else ""
+
+
 def lendable(host: BareMetalHost) -> bool:
     """Pure, on the event's object: released by us, not paused for us, not being deleted, and
     associated with a Metal3Machine. Every other released host costs no read."""

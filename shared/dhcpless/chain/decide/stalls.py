@@ -32,7 +32,7 @@ def pending(claims: Mapping[str, IPClaim]) -> list[IPClaim]:
     ]
 
 
-FRESH = 60.0
+FRESH_SECONDS = 60.0
 """An external claim younger than this may just be waiting for its provider: not reported."""
 
 
@@ -41,7 +41,9 @@ def external_pending(outside: External, now: datetime) -> tuple[Unanswered, ...]
     return tuple(
         Unanswered(c.metadata.name, c.metadata.namespace or "default", pool, external=True)
         for pool, c in sorted(outside.claims.items())
-        if not c.address_name and not c.failure and age(c.metadata.creation_timestamp, now) >= FRESH
+        if not c.address_name
+        and not c.failure
+        and age(c.metadata.creation_timestamp, now) >= FRESH_SECONDS
     )
 
 

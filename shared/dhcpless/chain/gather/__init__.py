@@ -32,8 +32,11 @@ def gather(
     taken: Mapping[str, Taken] | None = None,
     gone: IPClaim | None = None,
     hang_seconds: float = 0.0,
+    render: bool = True,
 ) -> HostFacts:
-    """The facts for `host` (read from the API by the caller: events are hints)."""
+    """The facts for `host` (read from the API by the caller: events are hints). `render`
+    False: a waiting host's Secret is known and only its release is in question (the Secret's
+    own event, secret-readiness): the render facts are not read, the release checks decide."""
     base = HostFacts(host, occasion, now, taken=taken or {}, gone=gone, hang_seconds=hang_seconds)
     state = gate(host)
     if state is Gate.NAMED:
@@ -43,7 +46,8 @@ def gather(
         return replace(base, secret=secret)
     if state is Gate.WAITING:
         mine = base.taken.get(taken_key("Secret", secret_name(host)))
-        return _waiting(kube, replace(base, secret=mine if isinstance(mine, Secret) else None))
+        facts = replace(base, secret=mine if isinstance(mine, Secret) else None)
+        return facts if not render and facts.secret is not None else _waiting(kube, facts)
     return _released(kube, base) if state is Gate.NOT_PAUSED else base
 
 

@@ -77,7 +77,7 @@ def unanswered(
             continue
         if cluster and not capi.cluster_exists(kube, namespace, cluster):
             found.append(Unanswered(claim.metadata.name, namespace, pool, cluster))
-        elif cluster and stalls.age(claim.metadata.creation_timestamp, now) >= stalls.FRESH:
+        elif cluster and stalls.age(claim.metadata.creation_timestamp, now) >= stalls.FRESH_SECONDS:
             notes = bool(claim.metadata.annotations)
             found.append(Unanswered(claim.metadata.name, namespace, pool, cluster, True, notes))
     return (*found, *stalls.external_pending(outside, now))
