@@ -47,7 +47,8 @@ def test_the_claim_is_lent_from_the_metal3data_event(world: World) -> None:
 
     def available() -> bool:
         host = hosts.get("baremetalhosts", NS, HOST) or {}
-        return (host.get("status") or {}).get("provisioning", {}).get("state") == "available"
+        state = (host.get("status") or {}).get("provisioning", {}).get("state")
+        return bool(state == "available")
 
     assert eventually(available, timeout=60)
     consumer = {"apiVersion": CAPM3, "kind": "Metal3Machine", "name": f"{HOST}-m3m",
