@@ -26,7 +26,7 @@ from dhcpless import events
 from dhcpless.chain import edge, pipeline
 from dhcpless.chain.decide import external, heal
 from dhcpless.chain.facts import Occasion
-from dhcpless.chain.gather import ipam
+from dhcpless.chain.gather import Listed, ipam
 from dhcpless.errors import Gone
 from dhcpless.events import Operation
 from dhcpless.keys import FunctionName
@@ -72,7 +72,21 @@ def on_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> No
         # IPAM's own steps (the add, its finalizer): nothing to render or report yet, no read
         log.info("%s: not fulfilled yet, nothing to do", where)
     else:
-        _reconcile(kube, owner, settings)
+        _when_all_answered(kube, owner, settings, claim)
+
+
+def _when_all_answered(
+    kube: Kube, owner: tuple[str, str], settings: Settings, claim: IPClaim
+) -> None:
+    """Cheap exit: one label-scoped LIST of the host's claims; while any is unanswered (no
+    address, no error) its own event will come, so only the last answer goes on, with the
+    LIST handed to the pipeline (not read again). A claim still missing is the pipeline's."""
+    namespace = claim.metadata.namespace or "default"
+    listed = kube.list_claims(namespace, heal.selector(*owner))
+    if any(c.status.address is None and not c.status.error_message for c in listed):
+        log.info("host %s/%s: a claim is not answered yet, nothing to do", *owner)
+        return
+    _reconcile(kube, owner, settings, listed=(namespace, listed))
 
 
 def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
@@ -103,10 +117,11 @@ def _reconcile(
     settings: Settings,
     occasion: Occasion = Occasion.EVENT,
     gone: IPClaim | None = None,
+    listed: Listed | None = None,
 ) -> None:
     """Read the host (events are hints), then its pipeline; a host that is gone is done."""
     try:
         host = kube.get_host(*owner)
     except Gone:
         return  # garbage collection takes its claims
-    pipeline.reconcile(kube, host, settings, occasion, gone=gone)
+    pipeline.reconcile(kube, host, settings, occasion, gone=gone, listed=listed)

@@ -15,7 +15,7 @@ from typing import Final
 from dhcpless.chain import act as performer
 from dhcpless.chain.decide import decide
 from dhcpless.chain.facts import HostFacts, Occasion, Taken, taken_key
-from dhcpless.chain.gather import gather
+from dhcpless.chain.gather import Listed, gather
 from dhcpless.errors import Gone, Transient
 from dhcpless.kube.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Secret
@@ -33,11 +33,13 @@ def reconcile(
     gone: IPClaim | None = None,
     hang_seconds: float = 0.0,
     known: tuple[Secret, ...] = (),
+    listed: Listed | None = None,
 ) -> HostFacts | None:
     """Reconcile `host`, as read from the API by the caller (a GET, or resync's LIST: never an
     event's copy). Returns the facts the last round decided on; None when the host went.
     `known`: Secrets this invocation read already (secret-readiness): not read again, and a
-    waiting host with its Secret known gets the release checks, not the render path."""
+    waiting host with its Secret known gets the release checks, not the render path.
+    `listed`: the host's claims its caller listed already (first round only)."""
     taken: dict[str, Taken] = {taken_key("Secret", s.metadata.name): s for s in known}
     for round_ in range(ROUNDS):
         if round_:
@@ -47,7 +49,7 @@ def reconcile(
                 return None
         facts = gather(
             kube, host, occasion, now, taken=taken, gone=gone, hang_seconds=hang_seconds,
-            render=not known,
+            render=not known, listed=listed if not round_ else None,
         )  # fmt: skip
         try:
             performer.act(decide(facts), kube, settings, host)

@@ -49,6 +49,14 @@ def decide_retry(host: BareMetalHost, claims: Sequence[IPClaim]) -> tuple[Action
     return tuple(actions)
 
 
+def selector(namespace: str, name: str) -> str:
+    """Our labels for the host (namespace, name): a label-scoped LIST of its claims."""
+    return (
+        f"{keys.HOST_LABEL}={name},{keys.HOST_NAMESPACE_LABEL}={namespace},"
+        f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"
+    )
+
+
 def host_of(claim: IPClaim) -> tuple[str, str] | None:
     """(namespace, name) of the host a claim of ours serves, from its labels."""
     labels = claim.metadata.labels

@@ -9,7 +9,7 @@ it into `HostFacts.taken`, and the pipeline decides again). Reads only; nothing 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -18,9 +18,12 @@ from dhcpless.chain.decide.external import ready
 from dhcpless.chain.facts import Found, HostFacts, Occasion, Problem, Taken, pools_for, taken_key
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.gather import ipam, released
-from dhcpless.chain.gather.lookup import addresses, host_claims, secret_or_none, template_for
+from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, template_for
 from dhcpless.kube.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Secret
+
+Listed = tuple[str, Sequence[IPClaim]]
+"""Claims a caller listed by a host's labels in one namespace: (namespace, claims)."""
 
 
 def gather(
@@ -33,10 +36,13 @@ def gather(
     gone: IPClaim | None = None,
     hang_seconds: float = 0.0,
     render: bool = True,
+    listed: Listed | None = None,
 ) -> HostFacts:
     """The facts for `host` (read from the API by the caller: events are hints). `render`
     False: a waiting host's Secret is known and only its release is in question (the Secret's
-    own event, secret-readiness): the render facts are not read, the release checks decide."""
+    own event, secret-readiness): the render facts are not read, the release checks decide.
+    `listed`: (namespace, claims) the caller listed by the host's labels already (its cheap
+    exit, ipclaim-fulfilment): not listed again."""
     base = HostFacts(host, occasion, now, taken=taken or {}, gone=gone, hang_seconds=hang_seconds)
     state = gate(host)
     if state is Gate.NAMED:
@@ -47,11 +53,11 @@ def gather(
     if state is Gate.WAITING:
         mine = base.taken.get(taken_key("Secret", secret_name(host)))
         facts = replace(base, secret=mine if isinstance(mine, Secret) else None)
-        return facts if not render and facts.secret is not None else _waiting(kube, facts)
+        return facts if not render and facts.secret is not None else _waiting(kube, facts, listed)
     return _released(kube, base) if state is Gate.NOT_PAUSED else base
 
 
-def _waiting(kube: Kube, facts: HostFacts) -> HostFacts:
+def _waiting(kube: Kube, facts: HostFacts, listed: Listed | None) -> HostFacts:
     host = facts.host
     template = template_for(kube, host)
     if not isinstance(template, Found):
@@ -61,7 +67,7 @@ def _waiting(kube: Kube, facts: HostFacts) -> HostFacts:
     if isinstance(pools, Problem) or not pools:
         return facts  # nothing to claim: rendered at once (or the problem reported)
     namespace = template.ref.namespace
-    claims = host_claims(kube, host, namespace) if any(p.is_metal3 for p in pools) else {}
+    claims = _claims(kube, host, namespace, listed) if any(p.is_metal3 for p in pools) else {}
     outside = ipam.capi_claims(kube, host, namespace, pools)
     facts = replace(facts, claims=claims, outside=outside)
     metal3 = all(p.name in claims and claims[p.name].status.address for p in pools if p.is_metal3)
@@ -73,6 +79,14 @@ def _waiting(kube: Kube, facts: HostFacts) -> HostFacts:
         outside=ipam.capi_addresses(kube, outside, namespace),
         ippools=tuple(kube.list_pools(namespace)),
     )
+
+
+def _claims(
+    kube: Kube, host: BareMetalHost, namespace: str, listed: Listed | None
+) -> dict[str, IPClaim]:
+    if listed is not None and listed[0] == namespace:
+        return mine(host, listed[1])
+    return host_claims(kube, host, namespace)
 
 
 def _unready(kube: Kube, facts: HostFacts, namespace: str) -> HostFacts:

@@ -6,6 +6,8 @@ they become Warning Events while the host stays paused. Transient API errors pro
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from dhcpless import keys, resolve
 from dhcpless.chain import identity
 from dhcpless.chain.facts import Found, Problem, TemplateLookup
@@ -90,10 +92,15 @@ def host_claims(kube: Kube, host: BareMetalHost, namespace: str) -> dict[str, IP
     """Our claims for this host in `namespace`, by pool name (one LIST, label-scoped). Only
     claims of this very host count (`chain.identity`): a predecessor's under the same name,
     terminating or not, is not ours; creating ours finds it (`HostFacts.taken`)."""
+    return mine(host, kube.list_claims(namespace, selector(host)))
+
+
+def mine(host: BareMetalHost, listed: Iterable[IPClaim]) -> dict[str, IPClaim]:
+    """Pure: of the claims listed by our labels, this very host's, by pool name."""
     ref = HostRef.of(host)
     return {
         c.spec.pool.name: c
-        for c in kube.list_claims(namespace, selector(host))
+        for c in listed
         if c.metadata.name == f"{host.name}-{c.spec.pool.name}"
         and identity.standing(c.metadata, ref) is identity.Standing.OURS
     }
