@@ -5,13 +5,15 @@ Only claims we created (our labels) matter. When every pool's claim of the host 
 `<host>-preprov-networkdata` (once: an existing different Secret is reported, not replaced).
 A claim with `status.errorMessage` becomes a Warning Event quoting it; the host stays paused.
 
-Self-healing (`chain.heal`): an IPPool added or changed deletes our claims of that pool that
-IPAM failed (IPAM never retries them), with an Event each; the delete event of a claim of ours
-re-drives its host's registration, which claims again from the pool as it is now.
+Self-healing (`chain.decide.heal`): an IPPool added or changed deletes our claims of that
+pool that IPAM failed (IPAM never retries them), with an Event each; the delete event of a
+claim of ours runs its host's pipeline, which claims again from the pool as it is now.
 
-External IPAM (`chain.external`): our CAPI IPAddressClaims of non-Metal3 pools count like
-IPClaims: the host renders once every claim of either kind has its address; a claim the
+External IPAM (`chain.decide.external`): our CAPI IPAddressClaims of non-Metal3 pools count
+like IPClaims: the host renders once every claim of either kind has its address; a claim the
 provider failed (Ready False) becomes a Warning Event quoting it, and is not retried.
+
+Every path ends in the host's one pipeline (`chain.pipeline`), after the cheap exits above.
 """
 
 from __future__ import annotations

@@ -3,10 +3,10 @@
 The ApiServerSource does not replay after a restart and Knative drops events after their last
 retry, so every tick LISTs the BareMetalHosts of its one namespace (`settings.ResyncSettings`:
 a namespaced Role is enough), or with the cluster-wide option of each namespace the sources'
-selector selects, and re-drives each host paused for us through the same decision
-code the other functions use: claims, render, release. Idempotent acts make a host that is
-already further along cost only reads. The same LIST shows hosts we released that hang in
-inspection (`chain.hang`): those, and only those, get their addresses read and one Warning.
+selector selects, and runs the host's one pipeline (`chain.pipeline`, the same the other
+functions run) for each host that is paused for us, slipped past the pause, lendable to CAPM3
+or hanging in inspection (`chain.decide.hang`); on a tick the pipeline also retries failed
+claims and explains unanswered ones. Every other host costs nothing beyond the LIST.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""IP lifecycle decisions (chain.lifecycle): claims are kept for the host's life and lent to
+"""IP lifecycle decisions (chain.decide.lifecycle): claims are kept for the host's life and lent to
 CAPM3's Metal3Data, and host-registration's cheap path for other hosts.
 
 Pure tables: which hosts are lendable (from the event's object alone) and what is lent to

@@ -6,9 +6,9 @@ scenario does not reach by itself, each driven as the function's own identity.
   names: each function's create finds the object and GETs it (`chain.act.Found`); resync's
   too, which then reads the host again; each is reported as a conflict (`chain.identity`).
 * A released host CAPM3 associated while no event reached us: resync lends its claim to the
-  Metal3Data (`chain.lifecycle`).
+  Metal3Data (`chain.decide.lifecycle`).
 * A waiting host whose pool names a Cluster that does not exist: resync reads the pool and
-  looks for the Cluster, then says why the claim is unanswered (`chain.stalls`).
+  looks for the Cluster, then says why the claim is unanswered (`chain.decide.stalls`).
 """
 
 from __future__ import annotations

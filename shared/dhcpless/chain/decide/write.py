@@ -108,7 +108,7 @@ def _rendered(name: str, found: Found, host: BareMetalHost) -> str:
 def _compare(host: BareMetalHost, existing: Secret, text: str) -> Actions:
     """Rendered once: an equal Secret is done, a different one is reported and left alone.
 
-    Compared as data (JSON is YAML), in the format the template asks for (`chain.formats`)."""
+    Compared as data (JSON is YAML), in the format the template asks for (`decide.formats`)."""
     try:
         same = yaml.safe_load(existing.decoded(keys.NETWORK_DATA_KEY) or "") == yaml.safe_load(text)
     except (ValueError, yaml.YAMLError):
