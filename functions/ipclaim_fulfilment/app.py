@@ -24,7 +24,7 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless import events
+from dhcpless import events, keys
 from dhcpless.chain import edge, pipeline
 from dhcpless.chain.decide import external, heal
 from dhcpless.chain.facts import Occasion
@@ -80,15 +80,33 @@ def on_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> No
 def _when_all_answered(
     kube: Kube, owner: tuple[str, str], settings: Settings, claim: IPClaim
 ) -> None:
-    """Cheap exit: one label-scoped LIST of the host's claims; while any is unanswered (no
-    address, no error) its own event will come, so only the last answer goes on, with the
-    LIST handed to the pipeline (not read again). A claim still missing is the pipeline's."""
+    """Cheap exit: one label-scoped LIST of the host's claims. The event's claim must be
+    there, answered, as listed, and name a host UID (events are hints: a stale or forged one
+    stops here; without a UID it cannot be ours, `chain.identity`); while
+    any other is unanswered (no address, no error) its own event will come, so only the last
+    answer goes on, with the LIST handed to the pipeline (not read again)."""
     namespace = claim.metadata.namespace or "default"
     listed = kube.list_claims(namespace, heal.selector(*owner))
-    if any(c.status.address is None and not c.status.error_message for c in listed):
+    itself = [
+        c
+        for c in listed
+        if c.metadata.name == claim.metadata.name and _answered(c) and _names_a_host(c)
+    ]
+    if not itself or not all(_answered(c) for c in listed):
         log.info("host %s/%s: a claim is not answered yet, nothing to do", *owner)
         return
     _reconcile(kube, owner, settings, listed=(namespace, listed))
+
+
+def _answered(claim: IPClaim) -> bool:
+    return claim.status.address is not None or bool(claim.status.error_message)
+
+
+def _names_a_host(claim: IPClaim) -> bool:
+    """Carries a host UID at all (an owner of the host's kind, or our annotation across
+    namespaces): necessary for it to be ours; the pipeline checks it is this host's."""
+    kinds = {o.kind for o in claim.metadata.owner_references}
+    return "BareMetalHost" in kinds or keys.HOST_UID_ANNOTATION in claim.metadata.annotations
 
 
 def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
