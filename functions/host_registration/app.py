@@ -4,8 +4,10 @@ For a host paused with exactly `metal3.io/preprovisioning` and no network data n
 template and create one IPClaim per pool (a template without pools is rendered at once). For a
 host paused for us whose name the user already set: release it once that Secret is valid, or
 say why not. A host we released that CAPM3 associated with a Metal3Machine gets the IP
-lifecycle step (`chain.lifecycle`): our claims are lent to CAPM3's Metal3Data, never deleted.
-Every other host is left alone: no API call beyond the event, no write.
+lifecycle step (`chain.decide.lifecycle`): our claims are lent to CAPM3's Metal3Data, never
+deleted; a Metal3Data event (the optional source `eventing/components/capm3`) lends them as
+soon as CAPM3 creates it. Every other host is left alone: no API call beyond the event, no
+write. Whatever the event, the work is the host's one pipeline (`chain.pipeline`).
 """
 
 from __future__ import annotations
@@ -16,18 +18,20 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless.chain import edge, lifecycle, repause, slipped, state
-from dhcpless.chain.act import act
-from dhcpless.chain.decide import Actions
+from dhcpless import events
+from dhcpless.chain import edge, pipeline
+from dhcpless.chain.decide import lifecycle, slipped
 from dhcpless.chain.gate import gate
 from dhcpless.events import Operation
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import BareMetalHost
+from dhcpless.models.capm3 import Metal3Data
 from dhcpless.web import Settings, create_function_app
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.HOST_REGISTRATION
+METAL3DATA = "Metal3Data"
 
 
 def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
@@ -37,31 +41,43 @@ def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Fl
 
 
 def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
-    event = edge.event_about(cloudevent, "BareMetalHost")
+    """Parse once; a Metal3Data finds its host; cheap exits on the event's object (no read),
+    then the pipeline on the host as read."""
+    event = events.parse_apiserver_event(cloudevent)
+    if event.ref.kind == METAL3DATA:
+        on_metal3data(event, kube, settings)
+        return
+    if event.ref.kind != "BareMetalHost":
+        raise events.InvalidEvent(f"expected a BareMetalHost or Metal3Data event: {event.ref.kind}")
     seen = edge.current(event, BareMetalHost, kube.get_host, delete_needs_object=False)
-    if lifecycle.done(seen):  # without the source's selector: still no read (README)
-        log.info("host %s/%s: done, nothing to do", seen.namespace, seen.name)
-        return
-    if event.operation is not Operation.DELETE and slipped.slipped(seen):  # one Warning
-        slipped.record(kube, kube.get_host(seen.namespace, seen.name), settings)
-        return
-    if event.operation is not Operation.DELETE and lifecycle.lendable(seen):
-        lend_claims(kube, seen, settings)
-        return
-    if event.operation is Operation.DELETE or not gate(seen).ours:
+    if event.operation is Operation.DELETE or not worth_reading(seen):
         log.info("host %s/%s: %s, nothing to do", seen.namespace, seen.name, gate(seen))
         return
     host = kube.get_host(seen.namespace, seen.name)  # events are hints: re-read (Gone -> 204)
-    act(decide(state.gather_registration(kube, host)), kube, settings, host)
+    pipeline.reconcile(kube, host, settings)
 
 
-def lend_claims(kube: Kube, seen: BareMetalHost, settings: Settings) -> None:
-    """Re-read (events are hints), then lend our claims to the host's Metal3Data."""
-    host = kube.get_host(seen.namespace, seen.name)
-    if lifecycle.lendable(host):
-        act(lifecycle.decide(lifecycle.gather(kube, host)), kube, settings, host)
+def on_metal3data(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
+    """CAPM3 made the Metal3Data of a Metal3Machine: lend our claims of the host it serves
+    at once (`chain.decide.lifecycle`), not on the host's next event or resync tick. The host
+    is the one whose `spec.consumerRef` names the Metal3Machine the Metal3Data's claim is
+    named after (CAPM3 `baremetal/metal3machine_manager.go` `AssociateM3Metadata` names the
+    Metal3DataClaim after the Metal3Machine): one LIST of the namespace's hosts."""
+    data = edge.hint(event, Metal3Data)
+    namespace = data.metadata.namespace or "default"
+    if data.metadata.deletion_timestamp or not data.spec.claim.name:
+        log.info(
+            "Metal3Data %s/%s: going or unclaimed, nothing to do", namespace, data.metadata.name
+        )
+        return
+    for host in kube.list_hosts(namespace):
+        if lifecycle.borrower_name(host) == data.spec.claim.name and lifecycle.lendable(host):
+            pipeline.reconcile(kube, host, settings)
 
 
-def decide(current: state.RegistrationState) -> Actions:
-    """Pure: see `dhcpless.chain.state.decide_registration` (and `chain.repause`)."""
-    return repause.explain(current.host, state.decide_registration(current))
+def worth_reading(seen: BareMetalHost) -> bool:
+    """Pure, on the event's copy: paused for us, slipped past the pause, or lendable to CAPM3.
+    Every other host (a released one CAPM3 has not taken, someone else's pause) costs no read."""
+    if lifecycle.done(seen):
+        return False
+    return gate(seen).ours or slipped.slipped(seen) or lifecycle.lendable(seen)

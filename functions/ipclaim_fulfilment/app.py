@@ -5,13 +5,15 @@ Only claims we created (our labels) matter. When every pool's claim of the host 
 `<host>-preprov-networkdata` (once: an existing different Secret is reported, not replaced).
 A claim with `status.errorMessage` becomes a Warning Event quoting it; the host stays paused.
 
-Self-healing (`chain.heal`): an IPPool added or changed deletes our claims of that pool that
-IPAM failed (IPAM never retries them), with an Event each; the delete event of a claim of ours
-re-drives its host's registration, which claims again from the pool as it is now.
+Self-healing (`chain.decide.heal`): an IPPool added or changed deletes our claims of that
+pool that IPAM failed (IPAM never retries them), with an Event each; the delete event of a
+claim of ours runs its host's pipeline, which claims again from the pool as it is now.
 
-External IPAM (`chain.external`): our CAPI IPAddressClaims of non-Metal3 pools count like
-IPClaims: the host renders once every claim of either kind has its address; a claim the
+External IPAM (`chain.decide.external`): our CAPI IPAddressClaims of non-Metal3 pools count
+like IPClaims: the host renders once every claim of either kind has its address; a claim the
 provider failed (Ready False) becomes a Warning Event quoting it, and is not retried.
+
+Every path ends in the host's one pipeline (`chain.pipeline`), after the cheap exits above.
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless import events
-from dhcpless.chain import edge, external, fastpath, heal, reclaim, state
-from dhcpless.chain.act import act
-from dhcpless.chain.decide import Actions
-from dhcpless.chain.gate import Gate, gate
+from dhcpless import events, keys
+from dhcpless.chain import edge, pipeline
+from dhcpless.chain.decide import external, heal
+from dhcpless.chain.facts import Occasion
+from dhcpless.chain.gather import Listed, ipam
 from dhcpless.errors import Gone
 from dhcpless.events import Operation
 from dhcpless.keys import FunctionName
@@ -46,84 +48,100 @@ def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Fl
 
 
 def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
-    kind = events.parse_apiserver_event(cloudevent).ref.kind
+    """Parse once, take the cheap exits of each kind, then the host's pipeline."""
+    event = events.parse_apiserver_event(cloudevent)
+    kind = event.ref.kind
     if kind == "IPPool":
-        on_pool(edge.event_about(cloudevent, "IPPool"), kube, settings)
-        return
-    if kind == "IPAddressClaim":
-        on_capi_claim(edge.event_about(cloudevent, "IPAddressClaim"), kube, settings)
-        return
-    event = edge.event_about(cloudevent, "IPClaim")
+        on_pool(event, kube, settings)
+    elif kind == "IPAddressClaim":
+        on_capi_claim(event, kube, settings)
+    elif kind == "IPClaim":
+        on_claim(event, kube, settings)
+    else:
+        raise events.InvalidEvent(f"expected an IPClaim, IPAddressClaim or IPPool event: {kind}")
+
+
+def on_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
+    """A claim of ours: deleted (claim again), answered (render or report), else nothing."""
     claim = edge.current(event, IPClaim, kube.get_claim, delete_needs_object=True)
     owner = host_of(claim)
+    where = f"IPClaim {claim.metadata.namespace or 'default'}/{claim.metadata.name}"
     if owner is None:
-        log.info("IPClaim %s/%s: not ours, nothing to do", *_where(claim))
-        return
-    if event.operation is Operation.DELETE:
-        redrive(kube, owner, settings, claim)
-        return
-    if claim.status.address is None and not claim.status.error_message:
+        log.info("%s: not ours, nothing to do", where)
+    elif event.operation is Operation.DELETE:
+        _reconcile(kube, owner, settings, gone=claim)
+    elif claim.status.address is None and not claim.status.error_message:
         # IPAM's own steps (the add, its finalizer): nothing to render or report yet, no read
-        log.info("IPClaim %s/%s: not fulfilled yet, nothing to do", *_where(claim))
+        log.info("%s: not fulfilled yet, nothing to do", where)
+    else:
+        _when_all_answered(kube, owner, settings, claim)
+
+
+def _when_all_answered(
+    kube: Kube, owner: tuple[str, str], settings: Settings, claim: IPClaim
+) -> None:
+    """Cheap exit: one label-scoped LIST of the host's claims. The event's claim must be
+    there, answered, as listed, and name a host UID (events are hints: a stale or forged one
+    stops here; without a UID it cannot be ours, `chain.identity`); while
+    any other is unanswered (no address, no error) its own event will come, so only the last
+    answer goes on, with the LIST handed to the pipeline (not read again)."""
+    namespace = claim.metadata.namespace or "default"
+    listed = kube.list_claims(namespace, heal.selector(*owner))
+    itself = [
+        c
+        for c in listed
+        if c.metadata.name == claim.metadata.name and _answered(c) and _names_a_host(c)
+    ]
+    if not itself or not all(_answered(c) for c in listed):
+        log.info("host %s/%s: a claim is not answered yet, nothing to do", *owner)
         return
-    if fastpath.handle(claim, owner, kube, settings):
-        return
-    host = kube.get_host(*owner)  # Gone -> 204: the host is not there any more
-    current = state.gather_fulfilment(kube, host)
-    if current is not None:
-        act(decide(current), kube, settings, host)
+    _reconcile(kube, owner, settings, listed=(namespace, listed))
+
+
+def _answered(claim: IPClaim) -> bool:
+    return claim.status.address is not None or bool(claim.status.error_message)
+
+
+def _names_a_host(claim: IPClaim) -> bool:
+    """Carries a host UID at all (an owner of the host's kind, or our annotation across
+    namespaces): necessary for it to be ours; the pipeline checks it is this host's."""
+    kinds = {o.kind for o in claim.metadata.owner_references}
+    return "BareMetalHost" in kinds or keys.HOST_UID_ANNOTATION in claim.metadata.annotations
 
 
 def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
-    """The pool may have room now: retry our claims of it that IPAM failed."""
+    """The pool may have room now: the hosts with claims of it that IPAM failed retry them."""
     pool = edge.current(event, IPPool, kube.get_pool, delete_needs_object=False)
     if event.operation is Operation.DELETE:
         return
     namespace = pool.metadata.namespace or "default"
-    for owner, claims in heal.failed_in_pool(kube, namespace, pool.metadata.name).items():
-        try:
-            host = kube.get_host(*owner)
-        except Gone:
-            continue  # garbage collection takes its claims
-        act(heal.decide_retry(host, claims), kube, settings, host)
+    for owner in ipam.failed_in_pool(kube, namespace, pool.metadata.name):
+        _reconcile(kube, owner, settings, Occasion.POOL_CHANGED)
 
 
 def on_capi_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
-    """Our CAPI claim changed: render once every claim has its address, or report a failure."""
+    """Our CAPI claim: deleted (a waiting host claims again), answered, else nothing."""
     claim = edge.hint(event, IPAddressClaim)
     owner = external.host_of(claim)
+    answered = bool(claim.address_name or claim.failure)
+    if owner is not None and (event.operation is Operation.DELETE or answered):
+        _reconcile(kube, owner, settings)
+        return
     where = f"IPAddressClaim {claim.metadata.namespace}/{claim.metadata.name}"
-    if owner is not None and event.operation is Operation.DELETE:
-        redrive(kube, owner, settings)  # a host still waiting claims again
-        return
-    if owner is None or (not claim.address_name and not claim.failure):
-        log.info("%s: not ours or not answered yet, nothing to do", where)
-        return
-    host = kube.get_host(*owner)  # Gone -> 204: the host is not there any more
-    current = state.gather_fulfilment(kube, host)
-    if current is not None:
-        act(decide(current), kube, settings, host)
+    log.info("%s: not ours or not answered yet, nothing to do", where)
 
 
-def redrive(
-    kube: Kube, owner: tuple[str, str], settings: Settings, gone: IPClaim | None = None
+def _reconcile(
+    kube: Kube,
+    owner: tuple[str, str],
+    settings: Settings,
+    occasion: Occasion = Occasion.EVENT,
+    gone: IPClaim | None = None,
+    listed: Listed | None = None,
 ) -> None:
-    """A claim of ours is gone: a host still waiting claims again (missing claims only); a
-    released host whose own claim it was claims it again at once (`chain.reclaim`)."""
+    """Read the host (events are hints), then its pipeline; a host that is gone is done."""
     try:
         host = kube.get_host(*owner)
     except Gone:
-        return
-    if gate(host) is Gate.WAITING:
-        act(state.decide_registration(state.gather_registration(kube, host)), kube, settings, host)
-    elif gone is not None and reclaim.released(host):
-        act(reclaim.decide(host, gone), kube, settings, host)
-
-
-def decide(current: state.FulfilmentState) -> Actions:
-    """Pure: see `dhcpless.chain.state.decide_fulfilment` (no retry on a claim's own event)."""
-    return state.decide_fulfilment(current)
-
-
-def _where(claim: IPClaim) -> tuple[str, str]:
-    return claim.metadata.namespace or "default", claim.metadata.name
+        return  # garbage collection takes its claims
+    pipeline.reconcile(kube, host, settings, occasion, gone=gone, listed=listed)

@@ -21,7 +21,7 @@ from pathlib import Path
 from pydantic import Field
 
 from dhcpless import keys
-from dhcpless.chain.hang import DEFAULT_HANG_SECONDS
+from dhcpless.chain.decide.hang import DEFAULT_HANG_SECONDS
 from dhcpless.settings import Settings
 
 

@@ -15,11 +15,9 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
 from dhcpless import keys
-from dhcpless.chain import decide as chain_decide
-from dhcpless.chain import edge
-from dhcpless.chain.act import act
-from dhcpless.chain.decide import Actions
-from dhcpless.chain.lookup import secret_or_none
+from dhcpless.chain import edge, pipeline
+from dhcpless.chain.gate import Gate, gate, secret_name
+from dhcpless.chain.gather.lookup import secret_or_none
 from dhcpless.errors import Gone
 from dhcpless.events import Operation
 from dhcpless.keys import FunctionName
@@ -45,7 +43,17 @@ def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
         log.info("Secret %s/%s: gone or no network data, nothing to do", namespace, name)
         return
     for host in hosts_using(kube, secret):
-        act(decide(host, secret), kube, settings, host)
+        if uses(host, secret):
+            pipeline.reconcile(kube, host, settings, known=(secret,))
+
+
+def uses(host: BareMetalHost, secret: Secret) -> bool:
+    """Pure, on the host as read: paused for us and using this very Secret (named, or ours by
+    default name). A host naming another Secret is not this event's business."""
+    state = gate(host)
+    if state is Gate.NAMED:
+        return host.spec.preprovisioning_network_data_name == secret.metadata.name
+    return state is Gate.WAITING and secret_name(host) == secret.metadata.name
 
 
 def hosts_using(kube: Kube, secret: Secret) -> list[BareMetalHost]:
@@ -61,8 +69,3 @@ def hosts_using(kube: Kube, secret: Secret) -> list[BareMetalHost]:
     return [
         h for h in kube.list_hosts(namespace) if h.spec.preprovisioning_network_data_name == named
     ]
-
-
-def decide(host: BareMetalHost, secret: Secret) -> Actions:
-    """Pure: see `dhcpless.chain.decide.decide_release`."""
-    return chain_decide.decide_release(host, secret)

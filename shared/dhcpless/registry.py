@@ -49,7 +49,10 @@ _REF_CHANGES = frozenset({EventType.REF_ADD, EventType.REF_UPDATE})
 
 FUNCTIONS: tuple[Function, ...] = (
     Function(
-        FunctionName.HOST_REGISTRATION, "host_registration", _CHANGES, frozenset({"BareMetalHost"})
+        FunctionName.HOST_REGISTRATION,
+        "host_registration",
+        _CHANGES,
+        frozenset({"BareMetalHost", "Metal3Data"}),
     ),
     Function(
         FunctionName.IPCLAIM_FULFILMENT,

@@ -22,7 +22,7 @@ from typing import TextIO
 from kubernetes.config import ConfigException
 
 from dhcpless import keys, resolve
-from dhcpless.chain import hang
+from dhcpless.chain.decide import hang
 from dhcpless.chain.gate import secret_name
 from dhcpless.errors import DhcplessError
 from dhcpless.kube.client import Kube, from_environment

@@ -17,7 +17,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from dhcpless import keys
-from dhcpless.chain import hang, slipped
+from dhcpless.chain.decide import hang, slipped
 from dhcpless.chain.gate import Gate, gate
 from dhcpless.keys import ProvisioningState
 from dhcpless.kube.recorder import Reason

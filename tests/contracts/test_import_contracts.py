@@ -23,6 +23,9 @@ RENDER = "the renderer is pure"
 MODELS = "models and template resolution do not reach the cluster"
 SERVING = "functions and what they serve with import no sandbox and no tools"
 ADAPTER = "the adapter does not decide"
+DECIDE = "chain decisions and action values are pure"
+GATHER = "chain gather only reads"
+ACT = "chain act performs"
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -80,6 +83,19 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
             ADAPTER,
             id="protocol-chain",
             marks=pytest.mark.slow,
+        ),
+        pytest.param(
+            "dhcpless/chain/decide/write.py", "import dhcpless.web", DECIDE, id="decide-flask"
+        ),
+        pytest.param("dhcpless/chain/actions.py", "import kubernetes", DECIDE, id="actions-k8s"),
+        pytest.param(
+            "dhcpless/chain/decide/claims.py", "import dhcpless.kube", DECIDE, id="decide-kube"
+        ),
+        pytest.param(
+            "dhcpless/chain/gather/lookup.py", "import dhcpless.chain.act", GATHER, id="gather-act"
+        ),
+        pytest.param(
+            "dhcpless/chain/act/summary.py", "import dhcpless.chain.gather", ACT, id="act-gathers"
         ),
     ],
 )

@@ -15,7 +15,7 @@ import pytest
 from kubernetes import client as k8s
 
 from dhcpless import keys, render
-from dhcpless.chain import external
+from dhcpless.chain.gather import ipam
 from dhcpless.kube import Kube
 from dhcpless.models import BareMetalHost, IPAddress
 from dhcpless.models.netdata import Networks
@@ -70,8 +70,8 @@ def test_a_capi_pool_gets_no_dns_from_a_same_named_metal3_pool(fulfilled: Sandbo
     kube = Kube(fulfilled.api_client())
     host = kube.get_host(objects.NS, "ext-1")
     ref = render.PoolRef("ext", kind="InClusterIPPool", api_group=CAPI_GROUP)
-    claims = external.gather_claims(kube, host, objects.NS, (ref,))
+    claims = ipam.capi_claims(kube, host, objects.NS, (ref,))
     assert list(claims.claims) == ["ext"]
-    found = external.gather_addresses(kube, claims, objects.NS)
+    found = ipam.capi_addresses(kube, claims, objects.NS)
     assert found.addresses["ext"].dns_servers == ()
     assert found.addresses["ext"].address.startswith("10.9.0.")

@@ -206,11 +206,14 @@ def test_host_gone_is_204_and_writes_nothing(world: SandboxServer) -> None:
 
 
 def test_stale_hint_is_reread(world: SandboxServer) -> None:
+    """The event says paused; the host as read is not: no claim. What is decided is what the
+    host as read calls for (unpaused with no network data: the one slipped-through Warning)."""
     stale = harness.put(world, objects.host())
     with world.api_client() as api:
         harness.patch_host(api, "host-0", [{"op": "remove", "path": harness.PAUSE_PATH}])
     assert post(world, stale) == (204, "")
-    assert harness.writes(world, FN) == []
+    assert [w.resource for w in harness.writes(world, FN)] == ["events"]
+    assert reasons(world) == [("Warning", "RegisteredUnpaused")]
 
 
 @pytest.mark.parametrize(

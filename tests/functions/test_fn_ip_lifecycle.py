@@ -1,4 +1,4 @@
-"""IP lifecycle decisions (chain.lifecycle): claims are kept for the host's life and lent to
+"""IP lifecycle decisions (chain.decide.lifecycle): claims are kept for the host's life and lent to
 CAPM3's Metal3Data, and host-registration's cheap path for other hosts.
 
 Pure tables: which hosts are lendable (from the event's object alone) and what is lent to
@@ -13,7 +13,8 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.chain.actions import LendClaim, RecordEvent
-from dhcpless.chain.lifecycle import LendingState, decide, lendable
+from dhcpless.chain.decide.lifecycle import decide, lendable
+from dhcpless.chain.facts import HostFacts
 from dhcpless.keys import EventType
 from dhcpless.kube.recorder import Reason
 from dhcpless.models import BareMetalHost, IPClaim
@@ -83,7 +84,7 @@ def test_decide_lends_once_per_metal3data(
     claim: IPClaim, data: tuple[Metal3Data, ...], lent_to: list[str]
 ) -> None:
     host = _host(STAMP, consumer=M3M)
-    actions = decide(LendingState(host, {"pool4": claim}, data))
+    actions = decide(HostFacts(host, claims={"pool4": claim}, data=data))
     lends = [a for a in actions if isinstance(a, LendClaim)]
     assert [a.data_uid for a in lends] == lent_to
     assert all(a.owners == claim.metadata.owner_references for a in lends)

@@ -158,7 +158,7 @@ def test_delete_event_claims_again_for_a_waiting_host(world: SandboxServer) -> N
     again = claim(world, "pool4")
     assert again["metadata"]["uid"] != gone["metadata"]["uid"]
     created = [r.verb for r in harness.writes(world, FN) if r.resource == "ipclaims"]
-    assert created == ["create", "create"]  # every pool's claim; pool6's exists already
+    assert created == ["create"]  # only the missing pool's claim: pool6's is there (a LIST says)
 
 
 def test_delete_event_and_vanished_host(world: SandboxServer) -> None:

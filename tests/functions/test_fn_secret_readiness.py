@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from dhcpless import keys
-from dhcpless.chain import act
+from dhcpless.chain import patches
 from dhcpless.chain.actions import ReleaseHost
 from dhcpless.keys import EventType
 from dhcpless.kube import Kube, PreconditionFailed
@@ -166,7 +166,7 @@ def test_release_refuses_a_stale_decision(
             HostRef.of(stale), name, set_name, stale.metadata.resource_version or ""
         )
         with pytest.raises(PreconditionFailed):
-            Kube(api).patch_host(objects.NS, "host-0", act.release_patch(release))
+            Kube(api).patch_host(objects.NS, "host-0", patches.release_patch(release))
     assert harness.get(world, "BareMetalHost", "host-0") == changed
 
 
@@ -253,6 +253,6 @@ def test_release_keeps_a_label_added_meanwhile(world: SandboxServer) -> None:
         release = ReleaseHost(
             HostRef.of(stale), "mine", False, stale.metadata.resource_version or ""
         )
-        Kube(api).patch_host(objects.NS, "host-0", act.release_patch(release))
+        Kube(api).patch_host(objects.NS, "host-0", patches.release_patch(release))
     assert host(world).labels == {"team": "a"}
     assert keys.PAUSED_ANNOTATION not in host(world).annotations

@@ -18,7 +18,7 @@ import kubernetes.client as k8s
 import pytest
 
 from dhcpless import keys
-from dhcpless.chain import repause, slipped
+from dhcpless.chain.decide import repause, slipped
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.e2e import harness, objects, scenario

@@ -8,7 +8,7 @@ every rule that can apply to a Secret (checked below, so the table cannot silent
 Before this change the validators' messages quoted those strings into Warning Events and the
 functions' logs; now what is found in a Secret is said by rule and JSON path alone
 (`render.redact`), and a Secret the host names gets one wording whatever the cause
-(`chain.messages`), so Events do not tell a missing Secret from an existing one.
+(`chain.decide.messages`), so Events do not tell a missing Secret from an existing one.
 """
 
 from __future__ import annotations

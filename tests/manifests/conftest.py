@@ -22,6 +22,12 @@ def installed_capi_ipam() -> list[Obj]:
 
 
 @pytest.fixture(scope="session")
+def installed_capm3() -> list[Obj]:
+    """The example overlay plus the optional CAPM3 Metal3Data source component."""
+    return kustomize(ROOT / "deploy" / "overlays" / "example-capm3")
+
+
+@pytest.fixture(scope="session")
 def gunicorn_capacity() -> int:
     """Requests one pod serves at once: gunicorn workers x work threads (not the threads kept
     free for health probes) from the image's config."""

@@ -1,12 +1,14 @@
 """Extra steps for the least-privilege run (test_rbac_e2e): the paths of issue 12 the chain
 scenario does not reach by itself, each driven as the function's own identity.
 
-* A redelivered event of a waiting host: host-registration's create finds the claim there and
-  GETs it to see whose it is (`chain.identity`); ipclaim-fulfilment's re-drive does the same.
+* A redelivered event of a waiting host: its claims are listed, nothing is created again.
+* Names someone else took (an IPClaim, an IPAddressClaim, a Secret) under waiting hosts'
+  names: each function's create finds the object and GETs it (`chain.act.Found`); resync's
+  too, which then reads the host again; each is reported as a conflict (`chain.identity`).
 * A released host CAPM3 associated while no event reached us: resync lends its claim to the
-  Metal3Data (`chain.lifecycle`).
+  Metal3Data (`chain.decide.lifecycle`).
 * A waiting host whose pool names a Cluster that does not exist: resync reads the pool and
-  looks for the Cluster, then says why the claim is unanswered (`chain.stalls`).
+  looks for the Cluster, then says why the claim is unanswered (`chain.decide.stalls`).
 """
 
 from __future__ import annotations
@@ -93,3 +95,100 @@ def external_twice(sandbox: SandboxServer, ping: Callable[[], int]) -> bool:
     with sandbox.api_client() as admin:
         events = e2e.host_events(admin, "ext-9")
     return not any(reason == "ClaimConflict" for _, reason, _ in events)
+
+
+def _foreign(kind: str, name: str) -> dict[str, object]:
+    """An object under a name of ours, made by someone else (no labels, no owner)."""
+    meta = {"name": name, "namespace": objects.NS}
+    if kind == "Secret":
+        data = {keys.NETWORK_DATA_KEY: "e30="}
+        return {"apiVersion": "v1", "kind": "Secret", "metadata": meta, "data": data}
+    return {
+        "apiVersion": f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}",
+        "kind": "IPClaim",
+        "metadata": meta,
+        "spec": {"pool": {"name": "pool4"}},
+    }
+
+
+def names_taken(sandbox: SandboxServer) -> bool:
+    """Someone else's IPClaim and Secret under the names of waiting hosts: each function's
+    create finds the object and GETs it (`act.Found`), and the decision reports a conflict.
+    True when both hosts stay paused with a ClaimConflict and a SecretConflict."""
+    with sandbox.api_client() as admin:
+        scenario.create(admin, _foreign("IPClaim", "clash-0-pool4"))
+        scenario.create(admin, objects.host("clash-0"))
+        scenario.create(admin, _foreign("Secret", "clash-1" + keys.SECRET_NAME_SUFFIX))
+        scenario.create(admin, objects.host("clash-1"))
+        hosts = CustomObjects(admin, keys.BMO_GROUP, keys.BMO_VERSION)
+        stored = [hosts.get("baremetalhosts", objects.NS, h) or {} for h in ("clash-0", "clash-1")]
+    with sandbox.api_client(token=e2e.IDENTITIES["host-registration"]) as api:
+        app = registration_app(Kube(api)).test_client()
+        for host in stored:
+            assert e2e.deliver(app, EventType.RESOURCE_UPDATE, host) == (204, "")
+    with sandbox.api_client() as admin:
+        scenario.Ipam(admin).fulfil_all()
+        claim = CustomObjects(admin, keys.IPAM_GROUP, keys.IPAM_VERSION).get(
+            "ipclaims", objects.NS, "clash-1-pool4"
+        )
+        ours = {**(claim or {}), "metadata": {**(claim or {})["metadata"], "name": "clash-0-pool4"}}
+    with sandbox.api_client(token=e2e.IDENTITIES["ipclaim-fulfilment"]) as api:
+        app = fulfilment_app(Kube(api)).test_client()
+        assert e2e.deliver(app, EventType.RESOURCE_UPDATE, claim or {}) == (204, "")
+        ours["metadata"]["labels"] = {**ours["metadata"]["labels"], keys.HOST_LABEL: "clash-0"}
+        assert e2e.deliver(app, EventType.RESOURCE_DELETE, ours) == (204, "")
+    with sandbox.api_client() as admin:
+        found = [{r for _, r, _ in e2e.host_events(admin, h)} for h in ("clash-0", "clash-1")]
+    return "ClaimConflict" in found[0] and "SecretConflict" in found[1]
+
+
+def capi_names(sandbox: SandboxServer) -> bool:
+    """External IPAM: someone else's IPAddressClaim under a waiting host's name (host-registration
+    GETs it), and our claim of a waiting host deleted (ipclaim-fulfilment claims again).
+    True when the first host has a ClaimConflict and the second its claim back."""
+    reference = "metal3datatemplates.infrastructure.cluster.x-k8s.io/tmpl-ext"
+    with sandbox.api_client() as admin:
+        capi = CustomObjects(admin, keys.CAPI_IPAM_GROUP, keys.CAPI_IPAM_VERSION)
+        pool = {"apiGroup": issue6_steps.CAPI_GROUP, "kind": "InClusterIPPool", "name": "ext"}
+        foreign = {"apiVersion": f"{keys.CAPI_IPAM_GROUP}/{keys.CAPI_IPAM_VERSION}",
+                   "kind": "IPAddressClaim", "metadata": {"name": "clashx-0-ext",
+                   "namespace": objects.NS}, "spec": {"poolRef": pool}}  # fmt: skip
+        capi.create("ipaddressclaims", objects.NS, foreign)
+        scenario.create(admin, objects.host("clashx-0", template=reference))
+        stored = CustomObjects(admin, keys.BMO_GROUP, keys.BMO_VERSION).get(
+            "baremetalhosts", objects.NS, "clashx-0"
+        )
+        gone = capi.get("ipaddressclaims", objects.NS, "ext-9-ext") or {}
+        capi.delete("ipaddressclaims", objects.NS, "ext-9-ext")
+        taken = {**foreign, "metadata": {"name": "ext-9-ext", "namespace": objects.NS}}
+        capi.create("ipaddressclaims", objects.NS, taken)  # someone else's, at once
+    with sandbox.api_client(token=e2e.IDENTITIES["host-registration"]) as api:
+        app = registration_app(Kube(api)).test_client()
+        assert e2e.deliver(app, EventType.RESOURCE_UPDATE, stored or {}) == (204, "")
+    with sandbox.api_client(token=e2e.IDENTITIES["ipclaim-fulfilment"]) as api:
+        app = fulfilment_app(Kube(api)).test_client()
+        assert e2e.deliver(app, EventType.RESOURCE_DELETE, gone) == (204, "")
+    with sandbox.api_client() as admin:
+        found = [{r for _, r, _ in e2e.host_events(admin, h)} for h in ("clashx-0", "ext-9")]
+    return bool(gone) and all("ClaimConflict" in reasons for reasons in found)
+
+
+def resync_finds_names(sandbox: SandboxServer, ping: Callable[[], int]) -> bool:
+    """A tick over waiting hosts whose names someone else took (an IPClaim, an IPAddressClaim;
+    `names_taken` left a Secret): resync's creates find them, GET them, read the host again
+    and report each. True when each host has its conflict."""
+    reference = "metal3datatemplates.infrastructure.cluster.x-k8s.io/tmpl-ext"
+    with sandbox.api_client() as admin:
+        scenario.create(admin, _foreign("IPClaim", "clash-2-pool4"))
+        scenario.create(admin, objects.host("clash-2"))
+        capi = CustomObjects(admin, keys.CAPI_IPAM_GROUP, keys.CAPI_IPAM_VERSION)
+        pool = {"apiGroup": issue6_steps.CAPI_GROUP, "kind": "InClusterIPPool", "name": "ext"}
+        foreign = {"apiVersion": f"{keys.CAPI_IPAM_GROUP}/{keys.CAPI_IPAM_VERSION}",
+                   "kind": "IPAddressClaim", "metadata": {"name": "clashx-1-ext",
+                   "namespace": objects.NS}, "spec": {"poolRef": pool}}  # fmt: skip
+        capi.create("ipaddressclaims", objects.NS, foreign)
+        scenario.create(admin, objects.host("clashx-1", template=reference))
+    assert ping() == 204
+    with sandbox.api_client() as admin:
+        found = {h: {r for _, r, _ in e2e.host_events(admin, h)} for h in ("clash-2", "clashx-1")}
+    return all("ClaimConflict" in reasons for reasons in found.values())

@@ -129,6 +129,7 @@ def test_audit_records_may_be_mappings() -> None:
     [
         pytest.param("installed", 4, id="example"),  # hosts, our claims, our Secrets, pools
         pytest.param("installed_capi_ipam", 5, id="with-capi-ipam"),  # + our CAPI claims
+        pytest.param("installed_capm3", 5, id="with-capm3"),  # + CAPM3's Metal3Data
     ],
 )
 def test_sources_hold_exactly_what_knative_checks(

@@ -154,6 +154,9 @@ def audit() -> Iterator[list[object]]:
         assert issue12_steps.lent_by_resync(
             sandbox, "late-annotation", "pool4", lambda: _ping(sandbox)
         )
+        assert issue12_steps.names_taken(sandbox)
+        assert issue12_steps.capi_names(sandbox)
+        assert issue12_steps.resync_finds_names(sandbox, lambda: _ping(sandbox))
         yield list(sandbox.audit.records)
 
 

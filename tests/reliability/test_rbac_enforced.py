@@ -27,6 +27,7 @@ RBAC_FILES = (
     *sorted((ROOT / "deploy" / "base").glob("*.yaml")),
     *sorted((ROOT / "eventing").glob("*.yaml")),
     *sorted((ROOT / "eventing" / "components" / "capi-ipam").glob("source-*.yaml")),
+    *sorted((ROOT / "eventing" / "components" / "capm3").glob("source-*.yaml")),
 )
 SA = service_account("ns", "fn")
 

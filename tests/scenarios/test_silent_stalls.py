@@ -15,7 +15,7 @@ import pytest
 from kubernetes import client as k8s
 
 from dhcpless import keys
-from dhcpless.chain import stalls
+from dhcpless.chain.decide import stalls
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.capi_ipam import load_crds

@@ -14,12 +14,15 @@ from typing import Any
 import pytest
 
 from dhcpless import keys
-from dhcpless.chain import act, state
+from dhcpless.chain import objects as chain_objects
+from dhcpless.chain import patches
 from dhcpless.chain.actions import CreateIPClaim, RecordEvent, ReleaseHost, WriteSecret
-from dhcpless.chain.decide import decide_release
+from dhcpless.chain.decide import decide, decide_release
+from dhcpless.chain.decide.derived import pools_for
+from dhcpless.chain.decide.netcheck import problem
+from dhcpless.chain.facts import HostFacts, TemplateLookup
 from dhcpless.chain.gate import Gate, gate
-from dhcpless.chain.lookup import Found, Problem
-from dhcpless.chain.netcheck import problem
+from dhcpless.chain.gather.lookup import Found, Problem
 from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret, network_template_from_k8s
@@ -51,6 +54,21 @@ def secret(name: str, text: str | None, ours: bool | None = None) -> Secret:
         owner = {"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost", "name": "host-0"}
         meta["ownerReferences"] = [{**owner, "uid": "uid-1"}]
     return Secret.model_validate({"metadata": meta, "data": data})
+
+
+def facts(
+    template: TemplateLookup,
+    existing: Secret | None = None,
+    claims: dict[str, IPClaim] | None = None,
+    addresses: dict[str, IPAddress] | None = None,
+) -> HostFacts:
+    """What `chain.gather` would have read for a waiting host with this template."""
+    host = bmh()
+    pools = pools_for(host, template) if isinstance(template, Found) else ()
+    return HostFacts(
+        host, template=template, pools=pools, secret=existing, claims=claims or {},
+        addresses=addresses or {},
+    )  # fmt: skip
 
 
 def reasons(actions: tuple[Any, ...]) -> list[str]:
@@ -87,13 +105,13 @@ def test_gate(kwargs: dict[str, Any], expected: Gate) -> None:
     ],
 )
 def test_registration_problems_are_warnings(template: Any, reason: str) -> None:
-    actions = state.decide_registration(state.RegistrationState(bmh(), template))
+    actions = decide(facts(template))
     assert reasons(actions) == [reason]
     assert all(isinstance(a, RecordEvent) and a.reason.severity == "Warning" for a in actions)
 
 
 def test_registration_claims_one_per_pool() -> None:
-    actions = state.decide_registration(state.RegistrationState(bmh(), found(objects.DUAL)))
+    actions = decide(facts(found(objects.DUAL)))
     claims = [a for a in actions if isinstance(a, CreateIPClaim)]
     assert [(c.namespace, c.name, c.pool) for c in claims] == [
         (objects.NS, "host-0-pool4", "pool4"),
@@ -110,7 +128,7 @@ def rendered(actions: tuple[Any, ...]) -> dict[str, Any]:
 
 
 def test_registration_without_pools_renders_at_once() -> None:
-    actions = state.decide_registration(state.RegistrationState(bmh(), found(objects.NO_POOLS)))
+    actions = decide(facts(found(objects.NO_POOLS)))
     document = rendered(actions)
     assert document["networks"] == [
         {"id": "dhcp4", "link": "eth0", "routes": [], "type": "ipv4_dhcp", "network_id": "dhcp4"}
@@ -130,9 +148,7 @@ def test_registration_without_pools_renders_at_once() -> None:
 def test_existing_secret_is_never_replaced(existing_text: str | None, expected: list[str]) -> None:
     name = "host-0" + keys.SECRET_NAME_SUFFIX
     existing = None if existing_text is None else secret(name, existing_text)
-    actions = state.decide_registration(
-        state.RegistrationState(bmh(), found(objects.NO_POOLS), existing)
-    )
+    actions = decide(facts(found(objects.NO_POOLS), existing))
     assert reasons(actions) == expected
     if existing is not None:
         assert not any(isinstance(a, WriteSecret) for a in actions)
@@ -166,13 +182,12 @@ ADDRESS4 = IPAddress.model_validate(
 
 def fulfil(claims: list[IPClaim], addresses: dict[str, IPAddress]) -> tuple[Any, ...]:
     by_pool = {c.spec.pool.name: c for c in claims}
-    return state.decide_fulfilment(
-        state.FulfilmentState(bmh(), found(objects.IPV4), by_pool, addresses)
-    )
+    return decide(facts(found(objects.IPV4), claims=by_pool, addresses=addresses))
 
 
 def test_fulfilment_waits_for_every_address() -> None:
-    assert fulfil([], {}) == ()
+    """No claim yet: it is claimed (every path makes the same checks); claimed: it waits."""
+    assert [type(a) for a in fulfil([], {}) if not isinstance(a, RecordEvent)] == [CreateIPClaim]
     assert fulfil([claim("pool4")], {}) == ()
 
 
@@ -227,7 +242,7 @@ PAUSE = "/metadata/annotations/baremetalhost.metal3.io~1paused"
 def test_release_patch_sets_name_guarded_by_resource_version() -> None:
     (release, _) = decide_release(bmh(), secret(OURS, VALID))
     assert isinstance(release, ReleaseHost)
-    assert act.release_patch(release) == [
+    assert patches.release_patch(release) == [
         {"op": "test", "path": PAUSE, "value": keys.PREPROVISIONING_PAUSE},
         {"op": "test", "path": "/metadata/resourceVersion", "value": "41"},
         {"op": "add", "path": "/spec/preprovisioningNetworkDataName", "value": OURS},
@@ -237,7 +252,7 @@ def test_release_patch_sets_name_guarded_by_resource_version() -> None:
 
 def test_release_patch_keeps_a_user_name_guarded_by_its_value() -> None:
     release = ReleaseHost(HostRef(objects.NS, "host-0", "u"), "user", False, "41")
-    assert act.release_patch(release) == [
+    assert patches.release_patch(release) == [
         {"op": "test", "path": PAUSE, "value": keys.PREPROVISIONING_PAUSE},
         {"op": "test", "path": "/spec/preprovisioningNetworkDataName", "value": "user"},
         {"op": "remove", "path": PAUSE},
@@ -265,16 +280,16 @@ def test_network_data_check(text: str | None, ok: bool) -> None:
 def test_secret_data_never_in_repr() -> None:
     action = WriteSecret(objects.NS, "s", HostRef(objects.NS, "h", "u"), "TOPSECRET")
     assert "TOPSECRET" not in repr(action)
-    assert "TOPSECRET" not in repr(act.secret_object(action))
+    assert "TOPSECRET" not in repr(chain_objects.secret_object(action))
 
 
 def test_claim_object_links_the_host() -> None:
-    created = act.claim_object(
+    created = chain_objects.claim_object(
         CreateIPClaim(objects.NS, "h-pool4", "pool4", HostRef(objects.NS, "h", "u"))
     )
     assert created.metadata.labels[keys.HOST_LABEL] == "h"
     assert [o.uid for o in created.metadata.owner_references] == ["u"]
-    foreign = act.claim_object(
+    foreign = chain_objects.claim_object(
         CreateIPClaim("pools", "h-pool4", "pool4", HostRef(objects.NS, "h", "u"))
     )
     assert foreign.metadata.owner_references == ()

@@ -18,7 +18,7 @@ from dhcpless.kube.refs import HostRef
 
 HOST = HostRef("metal3", "host-0", "uid-1")
 PROGRESS = {"TemplateChosen", "ClaimsCreated", "NetworkDataRendered", "HostReleased"}
-PROGRESS |= {"ClaimReleased", "PreAllocationRecorded", "ClaimRetried"}  # IP lifecycle, healing
+PROGRESS |= {"ClaimRetried"}  # healing
 PROGRESS |= {"ClaimLent"}  # CAPM3 borrows the host's claim (chain/lifecycle.py)
 
 

@@ -18,8 +18,9 @@ import pytest
 from pydantic import ValidationError
 
 from dhcpless import keys
-from dhcpless.chain import act, hang
+from dhcpless.chain import patches
 from dhcpless.chain.actions import ReleaseHost
+from dhcpless.chain.decide import hang
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
 from functions.resync.settings import ResyncSettings
@@ -76,10 +77,10 @@ def test_a_silently_registering_host_gets_causes_and_what_to_check() -> None:
 
 def test_release_patch_stamps_the_time_last() -> None:
     release = ReleaseHost(HostRef(objects.NS, "host-0", "u"), "s", True, "41")
-    patch = act.release_patch(release, AT)
+    patch = patches.release_patch(release, AT)
     path = "/metadata/annotations/dhcpless.metal3.io~1released-at"
     assert patch[-1] == {"op": "add", "path": path, "value": AT}
-    assert patch[:-1] == act.release_patch(release)
+    assert patch[:-1] == patches.release_patch(release)
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from dhcpless.chain import state
 from dhcpless.chain.actions import RecordEvent
+from dhcpless.chain.decide import decide
 from tests.e2e import objects
 
-from .test_functions_decide import bmh, found
+from .test_functions_decide import facts, found
 
 
 def _with_mac(mac: dict[str, str]) -> dict[str, Any]:
@@ -37,7 +37,7 @@ def _with_mac(mac: dict[str, str]) -> dict[str, Any]:
 def test_the_rendered_event_says_which_mac_was_used_and_why(
     mac: dict[str, str], said: str | None
 ) -> None:
-    actions = state.decide_registration(state.RegistrationState(bmh(), found(_with_mac(mac))))
+    actions = decide(facts(found(_with_mac(mac))))
     events = [a for a in actions if isinstance(a, RecordEvent)]
     (rendered,) = [e for e in events if e.reason.value == "NetworkDataRendered"]
     if said is None:

@@ -1,9 +1,8 @@
 """The pure parts of issue 8's shorter paths (README "Performance").
 
-Covers: what fulfilment reads back from a claim's annotations, which addresses count for a
-host, which fulfilled claim is the last (so exactly one invocation renders); the release
-patch writes no label; the light client configuration (kubeconfig with a token, a token
-file re-read after `TOKEN_MAX_AGE`, in cluster, and anything else left to `kubernetes.config`).
+Covers: the release patch writes no label; the light client configuration (kubeconfig with a
+token, a token file re-read after `TOKEN_MAX_AGE`, in cluster, and anything else left to
+`kubernetes.config`).
 """
 
 from __future__ import annotations
@@ -15,74 +14,14 @@ import pytest
 import yaml
 
 from dhcpless import keys
-from dhcpless.chain import act, fastpath
+from dhcpless.chain import patches
 from dhcpless.chain.actions import ReleaseHost
 from dhcpless.kube import config
 from dhcpless.kube.refs import HostRef
-from dhcpless.models import IPAddress, IPClaim
 
 TEMPLATE = "metal3datatemplates.infrastructure.cluster.x-k8s.io/ns/tmpl"
 REF = HostRef("ns", "h", "uid")
 NEW_LABELS = {keys.DONE_LABEL: keys.DONE_VALUE}
-
-
-def claim(notes: dict[str, str], address: str | None = "a-2") -> IPClaim:
-    meta = {"name": "h-p1", "namespace": "ns", "annotations": notes}
-    status = {"address": {"name": address}} if address else {}
-    return IPClaim.from_k8s({"metadata": meta, "spec": {"pool": {"name": "p1"}}, "status": status})
-
-
-def address(name: str, pool: str, claim_name: str, version: str) -> IPAddress:
-    meta = {"name": name, "namespace": "ns", "resourceVersion": version}
-    spec = {"address": "10.0.0.1", "pool": {"name": pool}, "claim": {"name": claim_name}}
-    return IPAddress.from_k8s({"metadata": meta, "spec": spec})
-
-
-@pytest.mark.parametrize(
-    ("notes", "pools"),
-    [
-        pytest.param({keys.CLAIM_TEMPLATE_ANNOTATION: TEMPLATE,
-                      keys.CLAIM_POOLS_ANNOTATION: "p1,p2"}, ("p1", "p2"), id="recorded"),
-        pytest.param({}, None, id="older-claim"),
-        pytest.param({keys.CLAIM_TEMPLATE_ANNOTATION: TEMPLATE}, None, id="no-pools"),
-        pytest.param({keys.CLAIM_TEMPLATE_ANNOTATION: "tmpl", keys.CLAIM_POOLS_ANNOTATION: "p1"},
-                     None, id="unreadable-template"),
-        pytest.param({keys.CLAIM_TEMPLATE_ANNOTATION: "secrets.v1/ns/x",
-                      keys.CLAIM_POOLS_ANNOTATION: "p1"}, None, id="not-a-template-kind"),
-    ],
-)  # fmt: skip
-def test_recorded(notes: dict[str, str], pools: tuple[str, ...] | None) -> None:
-    found = fastpath.recorded(claim(notes))
-    assert (found.pools if found else None) == pools
-    if found is not None:
-        assert str(found.template) == TEMPLATE
-
-
-def test_addresses_count_only_the_hosts_claims_of_its_pools() -> None:
-    listed = [
-        address("a-1", "p1", "h-p1", "5"),
-        address("a-2", "p2", "h-p2", "7"),
-        address("a-3", "p3", "h-p3", "8"),  # a pool the host does not use
-        address("a-4", "p1", "other-p1", "9"),  # labelled alike, another claim's
-    ]
-    assert set(fastpath.by_pool(listed, "h", ("p1", "p2"))) == {"p1", "p2"}
-
-
-@pytest.mark.parametrize(
-    ("versions", "mine", "expected"),
-    [
-        pytest.param({"p1": "5", "p2": "7"}, "a-p2", True, id="newest-renders"),
-        pytest.param({"p1": "5", "p2": "7"}, "a-p1", False, id="older-leaves-it"),
-        pytest.param({"p1": "5"}, "a-p1", True, id="one-pool"),
-        pytest.param({"p1": "x", "p2": "7"}, "a-p1", True, id="opaque-versions-render"),
-        pytest.param({"p1": "5", "p2": "7"}, "a-gone", False, id="not-listed"),
-    ],
-)
-def test_only_the_last_fulfilled_claim_renders(
-    versions: dict[str, str], mine: str, expected: bool
-) -> None:
-    listed = {p: address(f"a-{p}", p, f"h-{p}", v) for p, v in versions.items()}
-    assert fastpath.last(claim({}, mine), listed) is expected
 
 
 def test_release_patch_writes_no_label() -> None:
@@ -90,11 +29,11 @@ def test_release_patch_writes_no_label() -> None:
     and a labels map written whole would drop labels added meanwhile (issue 14, finding 6)."""
     for set_name in (True, False):
         action = ReleaseHost(REF, "h-preprov-networkdata", set_name, "42")
-        patch = act.release_patch(action, "2026-01-01T00:00:00Z")
+        patch = patches.release_patch(action, "2026-01-01T00:00:00Z")
         assert [op for op in patch if "labels" in op["path"]] == []
         assert patch[0] == {
             "op": "test",
-            "path": act.PAUSE_PATH,
+            "path": patches.PAUSE_PATH,
             "value": keys.PREPROVISIONING_PAUSE,
         }
 

@@ -4,7 +4,7 @@ Before: one template whose selector CAPM3's code refuses (`DoesNotExist`, allowe
 made resolution fail for every selector-matched host of the namespace. Now a valid requirement
 that does not match rules the broken template out (requirements are ANDed); a host it could
 match waits, and the error names exactly the broken templates (reported on themselves by
-`chain.lookup`). A dataTemplate in another namespace is refused the same way.
+`chain.gather.lookup`). A dataTemplate in another namespace is refused the same way.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from dhcpless.chain import netcheck
+from dhcpless.chain.decide import netcheck
 from dhcpless.keys import ValidationRule
 from dhcpless.render.problem import MAX_PER_RULE
 from dhcpless.render.validate import validate_network_data
@@ -130,7 +130,7 @@ def test_validation_is_linear_and_its_problems_bounded() -> None:
 
 
 def test_a_4000_link_document_costs_a_bounded_number_of_events() -> None:
-    """Finding 5: every Problem is one Event on the host (`chain.netcheck`); 3,998 of them used
+    """Finding 5: every Problem is one Event on the host (`decide.netcheck`); 3,998 of them used
     to be written for one decision."""
     document = _dangling_vlans(4000)
     events = netcheck.render_refusals(bmh(), found(objects.NO_POOLS), document, ())

@@ -29,7 +29,7 @@ import yaml
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.chain import slipped
+from dhcpless.chain.decide import slipped
 from dhcpless.demo import run_demo
 from dhcpless.demo_inventory import NAMESPACE, create, host, inventory
 from dhcpless.demo_policy import PolicyNote

@@ -23,7 +23,7 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.chain import stalls
+from dhcpless.chain.decide import stalls
 from dhcpless.demo_inventory import POOL, create, inventory
 from dhcpless.sandbox.capm3 import CAPM3Controller, data_name
 from dhcpless.sandbox.custom_objects import CustomObjects

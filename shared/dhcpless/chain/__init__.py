@@ -1,6 +1,9 @@
-"""Decision code shared by the functions (and `resync`): per-host state, pure decisions, acts.
+"""The chain's one reconcile pipeline per host (`pipeline.reconcile`), laid out by role:
 
-`gate` says whether a host is ours to work on; `lookup` gathers the typed state one host needs
-(no fleet-wide LISTs); `decide` turns state into frozen `actions`; `act` performs them through
-the `kube` adapter. Every function is a thin composition of these.
+* `gather/`: the only reads; each fact of one host read once into `facts.HostFacts`;
+* `decide/`: pure decisions, facts in, frozen `actions` out (no client, no Flask, no clock);
+* `act/`: performs the actions through the `kube` adapter, and decides nothing;
+* beside them the shared vocabulary: `gate` (is the host ours?), `identity` (is an object
+  ours?), `facts`, `actions`, `objects` and `patches` (what a write sends), and `edge` (the
+  functions' event checks).
 """

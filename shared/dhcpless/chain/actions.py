@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dhcpless.keys import NetworkDataFormat
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
 from dhcpless.models.meta import OwnerReference
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +33,7 @@ class WriteSecret:
     host: HostRef
     network_data: str = field(repr=False)
     data_format: NetworkDataFormat = NetworkDataFormat.OPENSTACK
-    """What `network_data` holds (`chain.formats`); recorded on the Secret when not OpenStack."""
+    """What `network_data` holds (`decide.formats`); recorded on the Secret when not OpenStack."""
     nmstate: str | None = field(default=None, repr=False)
     """nmstate YAML for the Secret key `nmstate` (format `nmstate`); never logged."""
 
@@ -85,7 +85,7 @@ class CreateIPAddressClaim:
 
 @dataclass(frozen=True, slots=True)
 class LendClaim:
-    """Add CAPM3's Metal3Data as a second owner of our claim (`chain.lifecycle`): one JSON
+    """Add CAPM3's Metal3Data as a second owner of our claim (`chain.decide.lifecycle`): one JSON
     patch that tests `resource_version`, so no concurrent change to the owners is lost."""
 
     namespace: str

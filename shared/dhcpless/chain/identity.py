@@ -16,9 +16,9 @@ from enum import StrEnum
 
 from dhcpless import keys
 from dhcpless.chain.actions import RecordEvent
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
 from dhcpless.models.meta import ObjectMeta
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
 
 class Standing(StrEnum):

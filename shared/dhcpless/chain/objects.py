@@ -1,5 +1,6 @@
 """The objects `chain.act` creates: our claims (Metal3 and CAPI) and the network-data Secret,
-each with our labels, the host's UID, and an ownerReference to the host where one can point."""
+each with our labels, the host's UID, and an ownerReference to the host where one can point.
+Pure (action in, model out): `decide` also builds the Secret it is about to write."""
 
 from __future__ import annotations
 
@@ -7,9 +8,8 @@ from typing import Any
 
 from dhcpless import keys
 from dhcpless.chain.actions import CreateIPAddressClaim, CreateIPClaim, WriteSecret
-from dhcpless.kube.refs import HostRef
 from dhcpless.models import IPAddressClaim, IPClaim, Secret
-from dhcpless.web import Settings
+from dhcpless.refs import HostRef
 
 
 def _uid(host: HostRef) -> dict[str, str]:
@@ -68,7 +68,7 @@ def capi_claim_object(action: CreateIPAddressClaim) -> IPAddressClaim:
     )
 
 
-def secret_object(action: WriteSecret, settings: Settings | None = None) -> Secret:
+def secret_object(action: WriteSecret) -> Secret:
     labels = {
         **_labels(action.host),
         keys.BMO_SECRET_LABEL: keys.BMO_SECRET_LABEL_VALUE,

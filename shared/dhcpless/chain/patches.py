@@ -51,7 +51,7 @@ def release_patch(action: ReleaseHost, released_at: str | None = None) -> list[d
     keeping a user's name tests that it is still that name. Both test our pause value.
     `released_at` (RFC 3339) is recorded in the same request, for hang detection (resync).
     It writes no label: a host is never "done" (CAPM3 may borrow its claims after any
-    re-provisioning, `chain.lifecycle`), and a labels map written whole would drop labels
+    re-provisioning, `chain.decide.lifecycle`), and a labels map written whole would drop labels
     someone added since we read the host (issue 14, finding 6).
     """
     stamp = [{"op": "add", "path": RELEASED_AT_PATH, "value": released_at}]

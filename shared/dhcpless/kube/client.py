@@ -85,10 +85,6 @@ class Kube(GenericKube):
         """Every IPPool of one namespace (pre-unpause validation: do the pools overlap?)."""
         return self.list(r.IPPOOLS, namespace)
 
-    def patch_pool(self, namespace: str, name: str, patch: Mapping[str, Any]) -> IPPool:
-        """Merge patch; a `metadata.resourceVersion` in it makes it conditional (409 Transient)."""
-        return self.patch(r.IPPOOLS, namespace, name, dict(patch))
-
     def get_claim(self, namespace: str, name: str) -> IPClaim:
         return self.get(r.IPCLAIMS, namespace, name)
 

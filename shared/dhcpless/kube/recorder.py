@@ -12,73 +12,16 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any
 
 from dhcpless import names
 from dhcpless.errors import AlreadyExists
 from dhcpless.kube.client import Kube
-from dhcpless.kube.refs import HostRef
+from dhcpless.reasons import Reason, Severity
+from dhcpless.refs import HostRef
 
 MAX_MESSAGE = 1024
-
-
-class Severity(StrEnum):
-    """core/v1 Event `type`."""
-
-    NORMAL = "Normal"
-    WARNING = "Warning"
-
-
-class Reason(StrEnum):
-    """Event `reason` (CamelCase, as Kubernetes reasons are). Progress first, then problems."""
-
-    TEMPLATE_CHOSEN = "TemplateChosen"
-    CLAIMS_CREATED = "ClaimsCreated"
-    NETWORK_DATA_RENDERED = "NetworkDataRendered"
-    HOST_RELEASED = "HostReleased"
-    NO_TEMPLATE = "NoTemplate"
-    AMBIGUOUS_TEMPLATE = "AmbiguousTemplate"
-    INVALID_TEMPLATE = "InvalidTemplate"
-    CLAIM_FAILED = "ClaimFailed"
-    RENDER_FAILED = "RenderFailed"
-    SECRET_MISSING = "SecretMissing"
-    SECRET_INVALID = "SecretInvalid"
-    SECRET_CONFLICT = "SecretConflict"
-    INVALID_NETWORK_DATA = "InvalidNetworkData"
-    HOST_HANGS = "HostHangs"
-    CLAIM_RELEASED = "ClaimReleased"
-    PREALLOCATION_RECORDED = "PreAllocationRecorded"
-    CLAIM_RETRIED = "ClaimRetried"
-    REGISTERED_UNPAUSED = "RegisteredUnpaused"
-    MANIFEST_REPAUSED = "ManifestRepaused"
-    CLAIM_CONFLICT = "ClaimConflict"
-    CLAIM_LENT = "ClaimLent"
-    CLAIM_UNANSWERED = "ClaimUnanswered"
-    CLAIM_DELETED = "ClaimDeleted"
-    WAITING_FOR_DELETION = "WaitingForDeletion"
-    SECRET_UNUSABLE = "SecretUnusable"
-    """A Secret the host names cannot be used; the cause is not said (`chain.messages`)."""
-    NAME_TOO_LONG = "NameTooLong"
-    """A name or label value derived from the host would exceed the API's limit (`names`)."""
-
-    @property
-    def severity(self) -> Severity:
-        return Severity.NORMAL if self in _PROGRESS else Severity.WARNING
-
-
-_PROGRESS = frozenset(
-    {
-        Reason.TEMPLATE_CHOSEN,
-        Reason.CLAIMS_CREATED,
-        Reason.NETWORK_DATA_RENDERED,
-        Reason.HOST_RELEASED,
-        Reason.CLAIM_RELEASED,
-        Reason.PREALLOCATION_RECORDED,
-        Reason.CLAIM_RETRIED,
-        Reason.CLAIM_LENT,
-    }
-)
+__all__ = ["MAX_MESSAGE", "Reason", "Severity", "event_body", "record"]
 
 
 def record(kube: Kube, host: HostRef, reason: Reason, message: str, component: str) -> None:

@@ -1,26 +1,5 @@
-"""Typed pointers the adapter needs that are not Kubernetes objects themselves."""
+"""`HostRef` lives in `dhcpless.refs` (pure, importable by decisions); kept here for callers."""
 
-from __future__ import annotations
+from dhcpless.refs import HostRef
 
-from dataclasses import dataclass
-
-from dhcpless import keys
-from dhcpless.models import BareMetalHost
-
-
-@dataclass(frozen=True, slots=True)
-class HostRef:
-    """Enough of a BareMetalHost to write about it: Events, owner references, patches."""
-
-    namespace: str
-    name: str
-    uid: str
-    api_version: str = f"{keys.BMO_GROUP}/{keys.BMO_VERSION}"
-    kind: str = "BareMetalHost"
-
-    @classmethod
-    def of(cls, host: BareMetalHost) -> HostRef:
-        return cls(host.namespace, host.name, host.metadata.uid or "", host.api_version, host.kind)
-
-    def __str__(self) -> str:
-        return f"{self.namespace}/{self.name}"
+__all__ = ["HostRef"]

@@ -3,7 +3,8 @@
 Exists apart from `World` so the wiring is data that tests can compare with the manifests: the
 Broker's name, the ApiServerSources (BareMetalHosts and IPPools in Resource mode; our IPClaims in
 Resource mode and our Secrets in Reference mode, both selected by our managed-by label; our CAPI
-IPAddressClaims in Resource mode, for external IPAM), one
+IPAddressClaims in Resource mode, for external IPAM; CAPM3's Metal3Data in Resource mode, to
+lend our claims to it at once), one
 Trigger filter per function with the shared delivery spec, the PingSource's event, and how a
 function's app is built on each cold start.
 """
@@ -32,6 +33,7 @@ NOT_DONE = f"!{keys.DONE_LABEL}"
 NOT_WRITTEN_BY_US = f"{OURS},!{keys.WRITER_RELEASES_LABEL}"
 """Our Secrets but those whose writer releases the host (eventing/source-secrets.yaml)."""
 CAPI_IPAM = f"{keys.CAPI_IPAM_GROUP}/{keys.CAPI_IPAM_VERSION}"
+CAPM3 = f"{keys.CAPM3_GROUP}/{keys.CAPM3_VERSION}"
 
 DELIVERY: dict[str, Any] = {"retry": 5, "backoffPolicy": "exponential", "backoffDelay": "PT0.5S"}
 """Every Trigger's delivery (eventing/triggers.yaml), dead-lettered to `dead-letter`."""
@@ -40,6 +42,14 @@ DELIVERY: dict[str, Any] = {"retry": 5, "backoffPolicy": "exponential", "backoff
 def _changes(kind: str, prefix: str) -> list[dict[str, Any]]:
     types = [{"exact": {"type": f"{prefix}.{op}"}} for op in ("add", "update")]
     return [{"any": types}, {"exact": {"kind": kind}}]
+
+
+def _host_changes() -> list[dict[str, Any]]:
+    """BareMetalHosts and CAPM3's Metal3Data (lend our claims to it: `chain.decide.lifecycle`)."""
+    ops = ("add", "update")
+    types = [{"exact": {"type": f"dev.knative.apiserver.resource.{op}"}} for op in ops]
+    kinds = [{"exact": {"kind": kind}} for kind in ("BareMetalHost", "Metal3Data")]
+    return [{"any": types}, {"any": kinds}]
 
 
 def _claims_and_pools() -> list[dict[str, Any]]:
@@ -52,7 +62,7 @@ def _claims_and_pools() -> list[dict[str, Any]]:
 
 
 TRIGGER_FILTERS: dict[FunctionName, list[dict[str, Any]]] = {
-    FunctionName.HOST_REGISTRATION: _changes("BareMetalHost", "dev.knative.apiserver.resource"),
+    FunctionName.HOST_REGISTRATION: _host_changes(),
     FunctionName.IPCLAIM_FULFILMENT: _claims_and_pools(),
     FunctionName.SECRET_READINESS: _changes("Secret", "dev.knative.apiserver.ref"),
     FunctionName.RESYNC: [
@@ -70,6 +80,7 @@ SOURCES = [
     SourceResource(Watched("ipam.metal3.io/v1alpha1", "IPPool", "ippools"), Mode.RESOURCE),
     SourceResource(Watched("v1", "Secret", "secrets", NOT_WRITTEN_BY_US), Mode.REFERENCE),
     SourceResource(Watched(CAPI_IPAM, "IPAddressClaim", "ipaddressclaims", OURS), Mode.RESOURCE),
+    SourceResource(Watched(CAPM3, "Metal3Data", "metal3datas"), Mode.RESOURCE),
 ]
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 from dhcpless import keys
 from dhcpless.chain.actions import Action, RecordEvent, ReleaseHost
 from dhcpless.chain.gate import Gate, gate
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
 MESSAGE = (
     f"the pause was put back after this host was released: its manifest carries "

@@ -14,12 +14,9 @@ from collections.abc import Iterable, Sequence
 
 from dhcpless import keys
 from dhcpless.chain.actions import Action, DeleteIPClaim, RecordEvent
-from dhcpless.kube.client import Kube
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPClaim
-
-OURS = f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
 
 def failed(claims: Iterable[IPClaim], pool: str | None = None) -> list[IPClaim]:
@@ -52,6 +49,14 @@ def decide_retry(host: BareMetalHost, claims: Sequence[IPClaim]) -> tuple[Action
     return tuple(actions)
 
 
+def selector(namespace: str, name: str) -> str:
+    """Our labels for the host (namespace, name): a label-scoped LIST of its claims."""
+    return (
+        f"{keys.HOST_LABEL}={name},{keys.HOST_NAMESPACE_LABEL}={namespace},"
+        f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"
+    )
+
+
 def host_of(claim: IPClaim) -> tuple[str, str] | None:
     """(namespace, name) of the host a claim of ours serves, from its labels."""
     labels = claim.metadata.labels
@@ -59,13 +64,3 @@ def host_of(claim: IPClaim) -> tuple[str, str] | None:
         return None
     namespace = labels.get(keys.HOST_NAMESPACE_LABEL) or claim.metadata.namespace or "default"
     return namespace, labels[keys.HOST_LABEL]
-
-
-def failed_in_pool(kube: Kube, namespace: str, pool: str) -> dict[tuple[str, str], list[IPClaim]]:
-    """Our failed claims of one pool (one label-scoped LIST), grouped by host."""
-    grouped: dict[tuple[str, str], list[IPClaim]] = {}
-    for claim in failed(kube.list_claims(namespace, OURS), pool):
-        owner = host_of(claim)
-        if owner is not None:
-            grouped.setdefault(owner, []).append(claim)
-    return grouped

@@ -14,35 +14,13 @@ event makes IPAM reconcile the pool and serve it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 
 from dhcpless.chain.actions import Action, NudgeClaim, RecordEvent
-from dhcpless.chain.external import External
-from dhcpless.errors import Gone
-from dhcpless.kube import capi
-from dhcpless.kube.client import Kube
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
+from dhcpless.chain.facts import External, Unanswered
 from dhcpless.models import BareMetalHost, IPClaim
-
-
-@dataclass(frozen=True, slots=True)
-class Unanswered:
-    """Why IPAM will not answer one claim: its pool is missing, or its pool's Cluster is."""
-
-    claim: str
-    namespace: str
-    pool: str
-    cluster: str | None = None
-    """None: the pool itself is missing; else the Cluster the pool waits for."""
-    nudge: bool = False
-    """The pool's Cluster exists now but IPAM, which does not watch Clusters, has not looked
-    again since: touch the claim (an IPClaim event makes IPAM reconcile its pool)."""
-    has_annotations: bool = True
-    external: bool = False
-    """A CAPI IPAddressClaim its provider neither fulfilled nor failed (the in-cluster
-    provider writes no condition on an exhausted pool: `chain.external`)."""
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
 
 def pending(claims: Mapping[str, IPClaim]) -> list[IPClaim]:
@@ -52,24 +30,6 @@ def pending(claims: Mapping[str, IPClaim]) -> list[IPClaim]:
         for _, c in sorted(claims.items())
         if c.status.address is None and not c.status.error_message
     ]
-
-
-def gather(kube: Kube, claims: Mapping[str, IPClaim], now: datetime) -> tuple[Unanswered, ...]:
-    """For each unanswered claim: GET its pool, and the pool's Cluster when it names one."""
-    found: list[Unanswered] = []
-    for claim in pending(claims):
-        namespace, pool = claim.metadata.namespace or "default", claim.spec.pool.name
-        try:
-            cluster = kube.get_pool(namespace, pool).spec.cluster_name
-        except Gone:
-            found.append(Unanswered(claim.metadata.name, namespace, pool))
-            continue
-        if cluster and not capi.cluster_exists(kube, namespace, cluster):
-            found.append(Unanswered(claim.metadata.name, namespace, pool, cluster))
-        elif cluster and _age(claim.metadata.creation_timestamp, now) >= FRESH_SECONDS:
-            notes = bool(claim.metadata.annotations)
-            found.append(Unanswered(claim.metadata.name, namespace, pool, cluster, True, notes))
-    return tuple(found)
 
 
 FRESH_SECONDS = 60.0
@@ -83,11 +43,11 @@ def external_pending(outside: External, now: datetime) -> tuple[Unanswered, ...]
         for pool, c in sorted(outside.claims.items())
         if not c.address_name
         and not c.failure
-        and _age(c.metadata.creation_timestamp, now) >= FRESH_SECONDS
+        and age(c.metadata.creation_timestamp, now) >= FRESH_SECONDS
     )
 
 
-def _age(created: str | None, now: datetime) -> float:
+def age(created: str | None, now: datetime) -> float:
     """Seconds since an RFC 3339 timestamp (unreadable or absent: old enough)."""
     try:
         return (

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dhcpless import keys
-from dhcpless.chain.lookup import Found
+from dhcpless.chain.facts import Found
 from dhcpless.keys import NetworkDataFormat
 from dhcpless.models import Secret
 

@@ -1,7 +1,7 @@
 """A claim of ours deleted while its host lives is claimed again (issue 12, finding 8).
 
 After release the host keeps using its address (fast-track ramdisk, deploy and cleaning boots,
-`chain.lifecycle`), so nothing of ours deletes its claim; someone else may. IPAM then frees the
+`decide.lifecycle`), so nothing of ours deletes its claim; someone else may. IPAM then frees the
 address (ip-address-manager `ipam/ippool_manager.go`: a deleted claim's address is released)
 and may hand it to another claim. We claim again at once under the same name, so the host
 holds an address again, and say so with a Warning: IPAM may have given a different address,
@@ -14,9 +14,9 @@ from dhcpless import keys
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, CreateIPClaim, RecordEvent
 from dhcpless.chain.gate import gate
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPClaim
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
 
 def released(host: BareMetalHost) -> bool:

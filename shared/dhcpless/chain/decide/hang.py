@@ -18,20 +18,17 @@ runs; a later release stamps a new time, hence a new Event for a new hang.
 
 from __future__ import annotations
 
-import contextlib
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Final
 
 from dhcpless import keys
 from dhcpless.chain.actions import RecordEvent
 from dhcpless.chain.gate import Gate, gate
-from dhcpless.chain.lookup import host_claims
-from dhcpless.errors import Gone
 from dhcpless.keys import ProvisioningState
-from dhcpless.kube.client import Kube
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPAddress
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
 DEFAULT_HANG_SECONDS: Final = 900.0
 
@@ -69,14 +66,14 @@ def hanging(host: BareMetalHost, now: datetime, threshold: float) -> bool:
 
 
 def decide_hang(
-    host: BareMetalHost, addresses: list[IPAddress], threshold: float
+    host: BareMetalHost, addresses: Sequence[IPAddress], threshold: float
 ) -> tuple[RecordEvent, ...]:
     """Pure: the one Warning Event for a hanging host (same host and release: same message)."""
     message = hang_message(host, addresses, threshold)
     return (RecordEvent(HostRef.of(host), Reason.HOST_HANGS, message),)
 
 
-def hang_message(host: BareMetalHost, addresses: list[IPAddress], threshold: float) -> str:
+def hang_message(host: BareMetalHost, addresses: Sequence[IPAddress], threshold: float) -> str:
     if _silently_registering(host):
         return _registering_message(host, threshold)
     state = host.status.provisioning.state
@@ -109,14 +106,3 @@ def _registering_message(host: BareMetalHost, threshold: float) -> str:
 def _cidr(address: IPAddress) -> str:
     prefix = address.spec.prefix
     return address.spec.address if prefix is None else f"{address.spec.address}/{prefix}"
-
-
-def claimed_addresses(kube: Kube, host: BareMetalHost) -> list[IPAddress]:
-    """The IPAddresses of our claims for the host (IPAM objects, not the Secret), by pool."""
-    found = []
-    for _, claim in sorted(host_claims(kube, host, host.namespace).items()):
-        ref = claim.status.address
-        if ref is not None and ref.name:
-            with contextlib.suppress(Gone):
-                found.append(kube.get_address(ref.namespace or host.namespace, ref.name))
-    return found

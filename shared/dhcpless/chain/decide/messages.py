@@ -16,9 +16,9 @@ to a `dhcpless status` phase.
 from __future__ import annotations
 
 from dhcpless.chain.actions import RecordEvent
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
 UNUSABLE = (
     "is missing or does not hold network data this host can use; host stays paused (which of "

@@ -25,31 +25,17 @@ Facts this rests on (read upstream):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from dhcpless import keys
-from dhcpless.chain import lookup
 from dhcpless.chain.actions import Action, LendClaim, RecordEvent
+from dhcpless.chain.facts import HostFacts
 from dhcpless.chain.gate import gate
-from dhcpless.errors import Gone
-from dhcpless.kube import capm3
-from dhcpless.kube.client import Kube
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.models.capm3 import Metal3Data
 from dhcpless.models.meta import ObjectReference
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
 METAL3MACHINE = "Metal3Machine"
-
-
-@dataclass(frozen=True)
-class LendingState:
-    """A released host's own claims and the live Metal3Data of its Metal3Machine."""
-
-    host: BareMetalHost
-    claims: dict[str, IPClaim] = field(default_factory=dict)
-    data: tuple[Metal3Data, ...] = ()
 
 
 def done(host: BareMetalHost) -> bool:
@@ -64,6 +50,12 @@ def borrower(host: BareMetalHost) -> ObjectReference | None:
     return ref if ref is not None and ref.kind == METAL3MACHINE and ref.name else None
 
 
+def borrower_name(host: BareMetalHost) -> str:
+    """The name of the Metal3Machine borrowing the host ("" when none)."""
+    ref = borrower(host)
+    return ref.name if ref is not None else ""
+
+
 def lendable(host: BareMetalHost) -> bool:
     """Pure, on the event's object: released by us, not paused for us, not being deleted, and
     associated with a Metal3Machine. Every other released host costs no read."""
@@ -75,35 +67,13 @@ def lendable(host: BareMetalHost) -> bool:
     )
 
 
-def gather(kube: Kube, host: BareMetalHost) -> LendingState:
-    """Our claims of this host (one label-scoped LIST) and the Metal3Data (one LIST), both in
-    the Metal3Machine's namespace: the only one where CAPM3 looks for `<bmh>-<pool>`."""
-    ref = borrower(host)
-    if ref is None:
-        return LendingState(host)
-    namespace = ref.namespace or host.namespace
-    claims = lookup.host_claims(kube, host, namespace)
-    if not claims:
-        return LendingState(host)
-    try:
-        listed = capm3.list_metal3data(kube, namespace)
-    except Gone:  # CAPM3 not installed (no Metal3Data kind): nothing borrows
-        return LendingState(host, claims)
-    data = [d for d in listed if _serves(d, ref)]
-    return LendingState(host, claims, tuple(data))
-
-
-def _serves(data: Metal3Data, machine: ObjectReference) -> bool:
-    return data.spec.claim.name == machine.name and not data.metadata.deletion_timestamp
-
-
-def decide(state: LendingState) -> tuple[Action, ...]:
+def decide(facts: HostFacts) -> tuple[Action, ...]:
     """Pure: each claim not yet owned by each live Metal3Data gets it as an owner, once."""
     actions: list[Action] = []
-    ref = HostRef.of(state.host)
-    for _, claim in sorted(state.claims.items()):
+    ref = HostRef.of(facts.host)
+    for _, claim in sorted(facts.claims.items()):
         owners = {o.uid for o in claim.metadata.owner_references}
-        for data in state.data:
+        for data in facts.data:
             uid = data.metadata.uid or ""
             if uid and uid not in owners:
                 actions += _lend(ref, claim, data)

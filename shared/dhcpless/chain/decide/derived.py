@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dhcpless import names, render
-from dhcpless.chain.lookup import Problem
-from dhcpless.kube.recorder import Reason
+from dhcpless.chain.facts import Found, Problem
+from dhcpless.models import BareMetalHost
+from dhcpless.reasons import Reason
 
 
 def checked(
@@ -34,3 +35,16 @@ def checked(
 def servable(host: str) -> bool:
     """Whether label-selected lookups for this host are requests the API accepts at all."""
     return names.host_name_problem(host) is None
+
+
+def pools_for(host: BareMetalHost, found: Found) -> tuple[render.PoolRef, ...] | Problem:
+    """The pools the template references for this host, or why it cannot be used. Pools of
+    another kind than Metal3's IPPool are external (CAPI IPAM, `decide.external`)."""
+    where = f"{found.ref.plural.kind} {found.ref.namespace}/{found.ref.name}"
+    if found.template.network_data is None:
+        return Problem(Reason.INVALID_TEMPLATE, f"{where} has no network data")
+    try:
+        pools = render.referenced_pools(found.template.network_data, host)
+    except render.RenderError as err:
+        return Problem(Reason.INVALID_TEMPLATE, f"{where}: {err}")
+    return checked(host.name, where, pools)

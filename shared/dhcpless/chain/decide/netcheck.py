@@ -2,7 +2,7 @@
 
 1. **Before we write a Secret** (the render path): `render_refusals` runs every pre-unpause rule
    of `dhcpless.render.validate` on the document just rendered, including the pool-overlap
-   rule over the IPPools `pools_to_check` listed. A refusal means no Secret is written.
+   rule over the IPPools the IPPools gathered. A refusal means no Secret is written.
 2. **Before a host is released** (whoever wrote the Secret, a user included): `problem` checks
    the shape (BMO reads `networkData` with a YAML parser, so JSON and YAML both pass), then
    `release_refusals` runs the same rules for the host that will boot it.
@@ -24,13 +24,13 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dhcpless import keys, render
-from dhcpless.chain import formats, identity
+from dhcpless.chain import identity
 from dhcpless.chain.actions import RecordEvent
-from dhcpless.chain.lookup import Found
-from dhcpless.kube.client import Kube
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
+from dhcpless.chain.decide import formats
+from dhcpless.chain.facts import Found
 from dhcpless.models import BareMetalHost, IPPool, Secret
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 from dhcpless.render import redact
 from dhcpless.render.problem import Problem
 
@@ -110,7 +110,7 @@ def render_refusals(
     """Pure. The Events that refuse writing the Secret for `document` (empty: write it).
 
     For the render path (`chain.decide`): call it on the document `render_network_data`
-    returned, before `WriteSecret`, with the IPPools `pools_to_check` gathered; return its
+    returned, before `WriteSecret`, with the IPPools gathered; return its
     Events instead of writing when it returns any.
     """
     from dhcpless.render.validate import validate_network_data  # cold start: only when used
@@ -120,14 +120,6 @@ def render_refusals(
     others = [p for p in pools if p.metadata.name not in names]
     problems = validate_network_data(document, host, mine, others)
     return _events(host, f"network data from {found.ref}", problems)
-
-
-def pools_to_check(kube: Kube, host: BareMetalHost, found: Found) -> tuple[IPPool, ...]:
-    """The IPPools of the template's namespace (one LIST, fleet-size independent), or none
-    when the template references no pool: only then can pools overlap for this host."""
-    if not _referenced(host, found):
-        return ()
-    return tuple(kube.list_pools(found.ref.namespace))
 
 
 def _referenced(host: BareMetalHost, found: Found) -> tuple[render.PoolRef, ...]:

@@ -16,16 +16,12 @@ names its network data, is paused by anyone, was released by us, or is past insp
 from __future__ import annotations
 
 from dhcpless import keys
-from dhcpless.chain.act import act
-from dhcpless.chain.actions import RecordEvent
-from dhcpless.chain.decide import Actions
+from dhcpless.chain.actions import Action, RecordEvent
 from dhcpless.chain.gate import Gate, gate
 from dhcpless.keys import ProvisioningState
-from dhcpless.kube.client import Kube
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
-from dhcpless.web import Settings
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
 MESSAGE = (
     "registered without the pre-provisioning pause: inspection needs static network data; "
@@ -50,13 +46,8 @@ def slipped(host: BareMetalHost) -> bool:
     )
 
 
-def decide_slipped(host: BareMetalHost) -> Actions:
+def decide_slipped(host: BareMetalHost) -> tuple[Action, ...]:
     """One Warning for a host that slipped through; nothing for any other."""
     if not slipped(host):
         return ()
     return (RecordEvent(HostRef.of(host), Reason.REGISTERED_UNPAUSED, MESSAGE),)
-
-
-def record(kube: Kube, host: BareMetalHost, settings: Settings) -> None:
-    """Act on `decide_slipped` for a host read from the API (never on an event's copy)."""
-    act(decide_slipped(host), kube, settings, host)

@@ -1,4 +1,4 @@
-"""Gather the typed state one host needs, through the adapter, scoped to that host.
+"""Read the facts one host needs, through the adapter, scoped to that host (no fleet LISTs).
 
 Template lookup problems (none, ambiguous, invalid, missing) are *results*, not exceptions:
 they become Warning Events while the host stays paused. Transient API errors propagate.
@@ -6,43 +6,19 @@ they become Warning Events while the host stays paused. Transient API errors pro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
 
 from dhcpless import keys, names, resolve
 from dhcpless.chain import identity
+from dhcpless.chain.facts import Found, Problem, TemplateLookup
 from dhcpless.errors import Gone, InvalidInput, Transient
-from dhcpless.keys import EVENT_REPORTING_COMPONENT
-from dhcpless.kube import recorder
 from dhcpless.kube.client import Kube
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
-from dhcpless.models import (
-    BareMetalHost,
-    IPAddress,
-    IPClaim,
-    Metal3MachineTemplate,
-    NetworkTemplate,
-    Secret,
-)
+from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Metal3MachineTemplate, Secret
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
-
-@dataclass(frozen=True, slots=True)
-class Found:
-    """The template that applies to the host."""
-
-    ref: resolve.TemplateRef
-    template: NetworkTemplate
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """Why no template can be used now (becomes an Event; the host stays paused)."""
-
-    reason: Reason
-    message: str
-
-
-TemplateLookup = Found | Problem
+__all__ = ["Found", "Problem", "TemplateLookup", "addresses", "host_claims", "secret_or_none"]
+__all__ += ["selector", "template_for"]
 
 
 def template_for(kube: Kube, host: BareMetalHost) -> TemplateLookup:
@@ -51,8 +27,7 @@ def template_for(kube: Kube, host: BareMetalHost) -> TemplateLookup:
     try:
         resolution = resolve.resolve_template(host, m3mts)
     except resolve.ResolveError as err:
-        _report_broken(kube, m3mts, err.broken)
-        return Problem(Reason.INVALID_TEMPLATE, str(err))
+        return Problem(Reason.INVALID_TEMPLATE, str(err), _broken(m3mts, err.broken))
     if isinstance(resolution, resolve.NoTemplate):
         return Problem(Reason.NO_TEMPLATE, resolution.reason)
     if isinstance(resolution, resolve.Ambiguous):
@@ -60,32 +35,30 @@ def template_for(kube: Kube, host: BareMetalHost) -> TemplateLookup:
     return _fetch(kube, resolution.ref)
 
 
-def _report_broken(
-    kube: Kube, m3mts: list[Metal3MachineTemplate], broken: tuple[tuple[str, str], ...]
-) -> None:
-    """A broken template's Warning on the template itself (`resolve`: it fails small). The
-    message names no host, so the Event's name is the same for every host it blocks: one
-    Event per template and problem, however many hosts (`kube.recorder` deduplicates)."""
+def _broken(
+    m3mts: list[Metal3MachineTemplate], broken: tuple[tuple[str, str], ...]
+) -> tuple[tuple[HostRef, str], ...]:
+    """Each broken template and its Warning, written on the template itself (`resolve` fails
+    small). The text names no host, so the Event's name is the same for every host it blocks:
+    one Event per template and problem, however many hosts (`kube.recorder` deduplicates)."""
     why = dict(broken)
-    for m3mt in m3mts:
-        if m3mt.metadata.name in why:
-            ref = HostRef(
-                m3mt.metadata.namespace or "default", m3mt.metadata.name,
-                m3mt.metadata.uid or "", m3mt.api_version, m3mt.kind,
-            )  # fmt: skip
-            text = f"{why[m3mt.metadata.name]}; hosts it could select stay paused"
-            recorder.record(kube, ref, Reason.INVALID_TEMPLATE, text, EVENT_REPORTING_COMPONENT)
+    return tuple(
+        (_ref(m), f"{why[m.metadata.name]}; hosts it could select stay paused")
+        for m in m3mts
+        if m.metadata.name in why
+    )
+
+
+def _ref(m3mt: Metal3MachineTemplate) -> HostRef:
+    meta = m3mt.metadata
+    namespace, uid = meta.namespace or "default", meta.uid or ""
+    return HostRef(namespace, meta.name, uid, m3mt.api_version, m3mt.kind)
 
 
 def _machine_templates(kube: Kube, host: BareMetalHost) -> list[Metal3MachineTemplate]:
     if keys.TEMPLATE_REFERENCE_ANNOTATION in host.annotations:
         return []
     return kube.list_machine_templates(host.namespace)
-
-
-def fetch(kube: Kube, ref: resolve.TemplateRef) -> TemplateLookup:
-    """The template a claim recorded (`chain.fastpath`): one GET, problems as results."""
-    return _fetch(kube, ref)
 
 
 def _fetch(kube: Kube, ref: resolve.TemplateRef) -> TemplateLookup:
@@ -107,29 +80,33 @@ def _ambiguity(ambiguous: resolve.Ambiguous) -> str:
     return f"several Metal3MachineTemplates select this host with different templates: {names}"
 
 
-def host_claims(kube: Kube, host: BareMetalHost, namespace: str) -> dict[str, IPClaim]:
-    """Our claims for this host in `namespace`, by pool name (one LIST, label-scoped). Only
-    claims of this very host count (`chain.identity`): a predecessor's under the same name,
-    terminating or not, is not ours; `decide_claims` reports it when creating ours finds it.
-    A host name no label can hold has no claims of ours, and its selector would be a 400."""
-    if not names.fits_label(host.name):
-        return {}
-    selector = (
+def selector(host: BareMetalHost) -> str:
+    """Our labels for one host: what every label-scoped LIST of its objects selects."""
+    return (
         f"{keys.HOST_LABEL}={host.name},{keys.HOST_NAMESPACE_LABEL}={host.namespace},"
         f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"
     )
-    claims = kube.list_claims(namespace, selector)
+
+
+def host_claims(kube: Kube, host: BareMetalHost, namespace: str) -> dict[str, IPClaim]:
+    """Our claims for this host in `namespace`, by pool name (one LIST, label-scoped). Only
+    claims of this very host count (`chain.identity`): a predecessor's under the same name,
+    terminating or not, is not ours; creating ours finds it (`HostFacts.taken`). A host name no
+    label can hold has no claims of ours, and its selector would be a 400 (`names.fits_label`)."""
+    if not names.fits_label(host.name):
+        return {}
+    return mine(host, kube.list_claims(namespace, selector(host)))
+
+
+def mine(host: BareMetalHost, listed: Iterable[IPClaim]) -> dict[str, IPClaim]:
+    """Pure: of the claims listed by our labels, this very host's, by pool name."""
     ref = HostRef.of(host)
     return {
         c.spec.pool.name: c
-        for c in claims
-        if c.metadata.name == claim_name(host, c)
+        for c in listed
+        if c.metadata.name == f"{host.name}-{c.spec.pool.name}"
         and identity.standing(c.metadata, ref) is identity.Standing.OURS
     }
-
-
-def claim_name(host: BareMetalHost, claim: IPClaim) -> str:
-    return f"{host.name}-{claim.spec.pool.name}"
 
 
 def addresses(kube: Kube, claims: dict[str, IPClaim]) -> dict[str, IPAddress]:

@@ -1,0 +1,99 @@
+"""Decide: one pure decision per host, `HostFacts` in, frozen actions out (no I/O, no clock).
+
+Every entry (the three functions and resync) reaches the same `decide`, so every path makes
+the same checks; only the occasion (`facts.Occasion`) says what may be retried or reported:
+
+* paused for us, Secret named: release once that Secret holds valid data (`release`);
+* paused for us, waiting: the template's problem, else claims for pools without one
+  (`claims`), else failed claims (retried or reported), else render, write, release
+  (`write`: a Secret already there is compared with the render, never replaced); a Secret
+  of ours found before every address is there gets the release checks alone (`release`,
+  as secret-readiness always did); on a tick also why IPAM leaves claims unanswered
+  (`stalls`);
+* released: lend our claims to CAPM3 (`lifecycle`), claim again a claim someone deleted
+  (`reclaim`), on a tick one Warning for a host hanging in inspection (`hang`);
+* not paused and never released: one Warning when it slipped past the pause (`slipped`).
+"""
+
+from __future__ import annotations
+
+from dhcpless.chain.actions import Action, RecordEvent
+from dhcpless.chain.decide import claims, hang, heal, lifecycle, reclaim, repause, slipped, stalls
+from dhcpless.chain.decide.release import decide_release, event
+from dhcpless.chain.decide.write import decide_render
+from dhcpless.chain.facts import Found, HostFacts, Occasion, Problem
+from dhcpless.chain.gate import Gate, gate
+
+Actions = tuple[Action, ...]
+__all__ = ["Actions", "decide", "decide_release", "event"]
+
+
+def decide(facts: HostFacts) -> Actions:
+    """Pure: what to do for one host, whichever event or tick brought us here."""
+    host = facts.host
+    state = gate(host)
+    if state is Gate.NAMED:
+        return repause.explain(host, decide_release(host, facts.secret))
+    if state is Gate.WAITING:
+        return _waiting(facts)
+    if state is Gate.NOT_PAUSED:
+        return _released(facts)
+    return ()
+
+
+def _waiting(facts: HostFacts) -> Actions:
+    template, pools = facts.template, facts.pools
+    if facts.secret is not None and not _renderable(facts):
+        return decide_release(facts.host, facts.secret)  # its Secret is there: release checks
+    if template is None:
+        return ()
+    if isinstance(template, Problem):
+        return (*_elsewhere(template), event(facts.host, template.reason, template.message))
+    if isinstance(pools, Problem):
+        return (event(facts.host, pools.reason, pools.message),)
+    missing = claims.missing(facts, pools)
+    refused = claims.refusals(facts, missing)
+    if refused or missing:
+        return refused or claims.decide_claims(facts, template, missing)
+    return _claimed(facts, template, pools) + _stalled(facts)
+
+
+def _renderable(facts: HostFacts) -> bool:
+    """Every fact a render needs is there (then an existing Secret is compared with it)."""
+    pools = facts.pools
+    if not isinstance(facts.template, Found) or isinstance(pools, Problem):
+        return False
+    have = {*facts.addresses, *facts.outside.addresses}
+    return all(p.name in have for p in pools)
+
+
+def _claimed(facts: HostFacts, template: Found, pools: claims.Pools) -> Actions:
+    """Every pool has a claim: retry failed ones when the occasion allows, else render."""
+    existing = {p.metadata.name for p in facts.ippools}
+    failed = [c for c in heal.failed(facts.claims.values()) if c.spec.pool.name in existing]
+    if facts.occasion is not Occasion.EVENT and failed:
+        return heal.decide_retry(facts.host, failed)
+    return decide_render(facts, template, pools)
+
+
+def _stalled(facts: HostFacts) -> Actions:
+    now = facts.now
+    if facts.occasion is not Occasion.TICK or now is None:
+        return ()
+    return stalls.decide(facts.host, facts.unanswered, now)
+
+
+def _released(facts: HostFacts) -> Actions:
+    host = facts.host
+    hung = facts.hang_addresses
+    return (
+        *slipped.decide_slipped(host),
+        *lifecycle.decide(facts),
+        *(reclaim.decide(host, facts.gone) if facts.gone is not None else ()),
+        *(hang.decide_hang(host, hung, facts.hang_seconds) if hung is not None else ()),
+    )
+
+
+def _elsewhere(problem: Problem) -> tuple[RecordEvent, ...]:
+    """Warnings on other objects than the host (a broken Metal3MachineTemplate)."""
+    return tuple(RecordEvent(ref, problem.reason, text) for ref, text in problem.elsewhere)

@@ -1,0 +1,48 @@
+"""Release: point the host at its Secret and remove our pause, once the Secret the host uses
+(or will use) holds valid network data (DESIGN §3: never point a host at a Secret before it
+holds valid data). Whoever wrote the Secret, a user included, it passes the same checks."""
+
+from __future__ import annotations
+
+from dhcpless.chain import identity
+from dhcpless.chain.actions import Action, RecordEvent, ReleaseHost
+from dhcpless.chain.decide import messages, netcheck
+from dhcpless.chain.gate import Gate, gate, secret_name
+from dhcpless.models import BareMetalHost, Secret
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
+
+Actions = tuple[Action, ...]
+
+
+def event(host: BareMetalHost, reason: Reason, message: str) -> RecordEvent:
+    return RecordEvent(HostRef.of(host), reason, message)
+
+
+def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
+    """Unpause once the Secret the host uses (or will use) holds valid network data."""
+    state = gate(host)
+    if not state.ours:
+        return ()
+    named = state is Gate.NAMED
+    name = host.spec.preprovisioning_network_data_name if named else secret_name(host)
+    if secret is not None and secret.metadata.name != name:
+        return ()  # a Secret this host does not use
+    if secret is None:  # a host-named Secret: one wording whatever the cause (`messages`)
+        return messages.named_unusable(host, name) if named else ()
+    refused_secret = (
+        None if named else identity.refusal(HostRef.of(host), "Secret", secret.metadata)
+    )
+    if refused_secret is not None:  # our default name, not written by us for this host
+        return (refused_secret,)
+    trouble = netcheck.problem(secret)
+    if trouble is not None:
+        if named:
+            return messages.named_unusable(host, name)
+        return (event(host, Reason.SECRET_INVALID, trouble),)
+    refused = netcheck.release_refusals(host, secret)
+    if refused:  # valid shape, but the ramdisk could not use it: stay paused, say why
+        return messages.named_unusable(host, name) if named else refused
+    version = host.metadata.resource_version or ""
+    release = ReleaseHost(HostRef.of(host), name, not named, version)
+    return (release, event(host, Reason.HOST_RELEASED, f"network data in Secret {name}"))

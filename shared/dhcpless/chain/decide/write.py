@@ -1,0 +1,123 @@
+"""Render and write a waiting host's Secret once every claim has its address.
+
+Written once, never overwritten: CAPM3 renders once per host, so an existing Secret with
+different data is reported, not replaced; an equal one (ours) releases the host. Failed claims
+and claims naming another claim's address are reported instead (the host stays paused).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import yaml
+
+from dhcpless import keys, render
+from dhcpless.chain import identity
+from dhcpless.chain.actions import Action, WriteSecret
+from dhcpless.chain.decide import external, formats, netcheck
+from dhcpless.chain.decide.release import decide_release, event
+from dhcpless.chain.facts import Found, HostFacts
+from dhcpless.chain.gate import secret_name
+from dhcpless.chain.objects import secret_object
+from dhcpless.keys import NetworkDataFormat
+from dhcpless.models import BareMetalHost, IPAddress, IPClaim, IPPool, Secret
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
+from dhcpless.render import PoolRef, macs
+
+Actions = tuple[Action, ...]
+
+
+def decide_render(facts: HostFacts, found: Found, pools: tuple[PoolRef, ...]) -> Actions:
+    """Report failed claims; render when every pool has its address; else wait."""
+    host, claims, outside = facts.host, facts.claims, facts.outside
+    failed = [c for p in pools if (c := claims.get(p.name)) and c.status.error_message]
+    refused = external.failures(host, pools, outside)
+    if failed or refused:
+        return (*(event(host, Reason.CLAIM_FAILED, _claim_error(c)) for c in failed), *refused)
+    misnamed = _misnamed(host, claims, facts.addresses)
+    if misnamed:
+        return misnamed
+    have = {*facts.addresses, *outside.addresses}
+    if any(p.name not in have for p in pools):
+        return ()
+    cache = {name: render.Address.from_ipaddress(ip) for name, ip in facts.addresses.items()}
+    cache.update(outside.addresses)
+    return _write(host, found, cache, facts.secret, facts.ippools)
+
+
+def _misnamed(
+    host: BareMetalHost, claims: Mapping[str, IPClaim], addresses: Mapping[str, IPAddress]
+) -> Actions:
+    """A claim's `status.address` must name an IPAddress IPAM made for that very claim
+    (`ipam/ippool_manager.go` `createAddress` sets `spec.claim` to the claim): one naming
+    another claim's address would give this host an address someone else holds."""
+    events: list[Action] = []
+    for pool, address in sorted(addresses.items()):
+        claim = claims.get(pool)
+        if claim is not None and address.spec.claim.name != claim.metadata.name:
+            where = f"IPClaim {claim.metadata.namespace}/{claim.metadata.name}"
+            message = (
+                f"{where} names IPAddress {address.metadata.name} of claim "
+                f"{address.spec.claim.name or '(none)'}; not used"
+            )
+            events.append(event(host, Reason.CLAIM_CONFLICT, message))
+    return tuple(events)
+
+
+def _write(
+    host: BareMetalHost,
+    found: Found,
+    cache: Mapping[str, render.Address],
+    existing: Secret | None,
+    ippools: Sequence[IPPool] = (),
+) -> Actions:
+    try:
+        document = render.render_network_data(found.template.network_data, host, cache)
+    except render.RenderError as err:
+        return (event(host, Reason.RENDER_FAILED, f"{found.ref}: {err}"),)
+    if document is None:
+        return (event(host, Reason.INVALID_TEMPLATE, f"{found.ref} has no network data"),)
+    fmt = formats.template_format(found)
+    if not isinstance(fmt, NetworkDataFormat):
+        return (event(host, Reason.INVALID_TEMPLATE, f"{found.ref}: {fmt}"),)
+    text, nmstate = formats.texts(fmt, document)
+    if existing is not None:
+        foreign = identity.refusal(HostRef.of(host), "Secret", existing.metadata)
+        return (foreign,) if foreign is not None else _compare(host, existing, text)
+    refused = netcheck.render_refusals(host, found, document, ippools)
+    if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
+        return refused
+    write = WriteSecret(
+        host.namespace, secret_name(host), HostRef.of(host), text, data_format=fmt, nmstate=nmstate
+    )
+    return (
+        write,
+        event(host, Reason.NETWORK_DATA_RENDERED, _rendered(write.name, found, host)),
+        *decide_release(host, secret_object(write)),  # the writer releases (act: if created)
+    )
+
+
+def _rendered(name: str, found: Found, host: BareMetalHost) -> str:
+    """The Event text, saying which MAC a `fromHostInterface` fell back to and why."""
+    data = found.template.network_data
+    fallbacks = () if data is None else macs.boot_mac_fallbacks(data.links, host)
+    return "; ".join((f"Secret {name} from {found.ref}", *fallbacks))
+
+
+def _compare(host: BareMetalHost, existing: Secret, text: str) -> Actions:
+    """Rendered once: an equal Secret is done, a different one is reported and left alone.
+
+    Compared as data (JSON is YAML), in the format the template asks for (`decide.formats`)."""
+    try:
+        same = yaml.safe_load(existing.decoded(keys.NETWORK_DATA_KEY) or "") == yaml.safe_load(text)
+    except (ValueError, yaml.YAMLError):
+        same = False
+    if same:  # rendered before: release with it (nothing, once released)
+        return decide_release(host, existing)
+    message = f"Secret {existing.metadata.name} exists with different network data; not replaced"
+    return (event(host, Reason.SECRET_CONFLICT, message),)
+
+
+def _claim_error(claim: IPClaim) -> str:
+    return f"IPClaim {claim.metadata.namespace}/{claim.metadata.name}: {claim.status.error_message}"

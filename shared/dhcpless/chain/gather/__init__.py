@@ -1,0 +1,115 @@
+"""Gather: the facts one host's decision needs, each read once per invocation (`HostFacts`).
+
+What is read follows the host's gate (DESIGN §3): a host naming its Secret needs that Secret;
+a waiting host its template, pools, claims and, once every claim has its address, the
+addresses and the IPPools (pool-overlap rule); a host we released what CAPM3 borrows. The
+Secret we write is not read first: creating it tells whether one is there (`act` then reads
+it into `HostFacts.taken`, and the pipeline decides again). Reads only; nothing is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from dhcpless.chain.decide import hang, heal, lifecycle, reclaim
+from dhcpless.chain.decide.derived import pools_for
+from dhcpless.chain.decide.external import ready
+from dhcpless.chain.facts import Found, HostFacts, Occasion, Problem, Taken, taken_key
+from dhcpless.chain.gate import Gate, gate, secret_name
+from dhcpless.chain.gather import ipam, released
+from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, template_for
+from dhcpless.kube.client import Kube
+from dhcpless.models import BareMetalHost, IPClaim, Secret
+
+Listed = tuple[str, Sequence[IPClaim]]
+"""Claims a caller listed by a host's labels in one namespace: (namespace, claims)."""
+
+
+def gather(
+    kube: Kube,
+    host: BareMetalHost,
+    occasion: Occasion = Occasion.EVENT,
+    now: datetime | None = None,
+    *,
+    taken: Mapping[str, Taken] | None = None,
+    gone: IPClaim | None = None,
+    hang_seconds: float = 0.0,
+    render: bool = True,
+    listed: Listed | None = None,
+) -> HostFacts:
+    """The facts for `host` (read from the API by the caller: events are hints). `render`
+    False: a waiting host's Secret is known and only its release is in question (the Secret's
+    own event, secret-readiness): the render facts are not read, the release checks decide.
+    `listed`: (namespace, claims) the caller listed by the host's labels already (its cheap
+    exit, ipclaim-fulfilment): not listed again."""
+    base = HostFacts(host, occasion, now, taken=taken or {}, gone=gone, hang_seconds=hang_seconds)
+    state = gate(host)
+    if state is Gate.NAMED:
+        name = host.spec.preprovisioning_network_data_name or ""
+        known = base.taken.get(taken_key("Secret", name))
+        secret = known if isinstance(known, Secret) else secret_or_none(kube, host.namespace, name)
+        return replace(base, secret=secret)
+    if state is Gate.WAITING:
+        mine = base.taken.get(taken_key("Secret", secret_name(host)))
+        facts = replace(base, secret=mine if isinstance(mine, Secret) else None)
+        return facts if not render and facts.secret is not None else _waiting(kube, facts, listed)
+    return _released(kube, base) if state is Gate.NOT_PAUSED else base
+
+
+def _waiting(kube: Kube, facts: HostFacts, listed: Listed | None) -> HostFacts:
+    host = facts.host
+    template = template_for(kube, host)
+    if not isinstance(template, Found):
+        return replace(facts, template=template)
+    pools = pools_for(host, template)
+    facts = replace(facts, template=template, pools=pools)
+    if isinstance(pools, Problem) or not pools:
+        return facts  # nothing to claim: rendered at once (or the problem reported)
+    namespace = template.ref.namespace
+    claims = _claims(kube, host, namespace, listed) if any(p.is_metal3 for p in pools) else {}
+    outside = ipam.capi_claims(kube, host, namespace, pools)
+    facts = replace(facts, claims=claims, outside=outside)
+    metal3 = all(p.name in claims and claims[p.name].status.address for p in pools if p.is_metal3)
+    if not (metal3 and ready(pools, outside)):
+        return _unready(kube, facts, namespace)
+    return replace(
+        facts,
+        addresses=addresses(kube, claims),
+        outside=ipam.capi_addresses(kube, outside, namespace),
+        ippools=tuple(kube.list_pools(namespace)),
+    )
+
+
+def _claims(
+    kube: Kube, host: BareMetalHost, namespace: str, listed: Listed | None
+) -> dict[str, IPClaim]:
+    if listed is not None and listed[0] == namespace:
+        return mine(host, listed[1])
+    return host_claims(kube, host, namespace)
+
+
+def _unready(kube: Kube, facts: HostFacts, namespace: str) -> HostFacts:
+    """Claims still waiting: on a retrying occasion, the pools (only claims of existing pools
+    are retried) and, on a tick, why IPAM leaves claims unanswered."""
+    retrying = facts.occasion is not Occasion.EVENT and heal.failed(facts.claims.values())
+    ippools = tuple(kube.list_pools(namespace)) if retrying else ()
+    now = facts.now
+    if facts.occasion is not Occasion.TICK or now is None:
+        return replace(facts, ippools=ippools)
+    stalled = ipam.unanswered(kube, facts.claims, facts.outside, now)
+    return replace(facts, ippools=ippools, unanswered=stalled)
+
+
+def _released(kube: Kube, facts: HostFacts) -> HostFacts:
+    """What CAPM3 borrows; on a tick, a hanging host's addresses."""
+    host, now = facts.host, facts.now
+    if lifecycle.lendable(host):
+        claims, data = released.lending(kube, host)
+        facts = replace(facts, claims=claims, data=data)
+    if facts.gone is not None and not reclaim.released(host):
+        facts = replace(facts, gone=None)
+    if facts.occasion is Occasion.TICK and now and hang.hanging(host, now, facts.hang_seconds):
+        return replace(facts, hang_addresses=released.claimed_addresses(kube, host))
+    return facts

@@ -1,0 +1,62 @@
+"""Why a host is where it is: the `reason` and `type` of the core/v1 Events we write.
+
+Pure values (no client): decisions name a Reason, the recorder (`kube.recorder`) writes it.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    """core/v1 Event `type`."""
+
+    NORMAL = "Normal"
+    WARNING = "Warning"
+
+
+class Reason(StrEnum):
+    """Event `reason` (CamelCase, as Kubernetes reasons are). Progress first, then problems."""
+
+    TEMPLATE_CHOSEN = "TemplateChosen"
+    CLAIMS_CREATED = "ClaimsCreated"
+    NETWORK_DATA_RENDERED = "NetworkDataRendered"
+    HOST_RELEASED = "HostReleased"
+    NO_TEMPLATE = "NoTemplate"
+    AMBIGUOUS_TEMPLATE = "AmbiguousTemplate"
+    INVALID_TEMPLATE = "InvalidTemplate"
+    CLAIM_FAILED = "ClaimFailed"
+    RENDER_FAILED = "RenderFailed"
+    SECRET_MISSING = "SecretMissing"
+    SECRET_INVALID = "SecretInvalid"
+    SECRET_CONFLICT = "SecretConflict"
+    INVALID_NETWORK_DATA = "InvalidNetworkData"
+    HOST_HANGS = "HostHangs"
+    CLAIM_RETRIED = "ClaimRetried"
+    REGISTERED_UNPAUSED = "RegisteredUnpaused"
+    MANIFEST_REPAUSED = "ManifestRepaused"
+    CLAIM_CONFLICT = "ClaimConflict"
+    CLAIM_LENT = "ClaimLent"
+    CLAIM_UNANSWERED = "ClaimUnanswered"
+    CLAIM_DELETED = "ClaimDeleted"
+    WAITING_FOR_DELETION = "WaitingForDeletion"
+    SECRET_UNUSABLE = "SecretUnusable"
+    """A Secret the host names cannot be used; the cause is not said (`chain.decide.messages`)."""
+    NAME_TOO_LONG = "NameTooLong"
+    """A name or label value derived from the host would exceed the API's limit (`names`)."""
+
+    @property
+    def severity(self) -> Severity:
+        return Severity.NORMAL if self in _PROGRESS else Severity.WARNING
+
+
+_PROGRESS = frozenset(
+    {
+        Reason.TEMPLATE_CHOSEN,
+        Reason.CLAIMS_CREATED,
+        Reason.NETWORK_DATA_RENDERED,
+        Reason.HOST_RELEASED,
+        Reason.CLAIM_RETRIED,
+        Reason.CLAIM_LENT,
+    }
+)
