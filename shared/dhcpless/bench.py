@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from cloudevents.core.base import BaseCloudEvent
 
@@ -21,6 +22,7 @@ from dhcpless import bench_coldstart, bench_inventory, bench_report
 from dhcpless.bench_chaos import measure_chaos
 from dhcpless.bench_count import window
 from dhcpless.bench_floor import run_floor
+from dhcpless.bench_settle import Probes, Unsettled, settle
 from dhcpless.bench_watch import UnpauseWatch
 from dhcpless.bench_world import ProcessWorld
 from dhcpless.demo_inventory import create
@@ -54,7 +56,11 @@ def run_bench(
     mode = BrokerMode(broker)
     if chaos:
         return _chaos(hosts, mode)
-    result = measure(hosts, pools, repeats=COLD_REPEATS if hosts >= 200 else 1, mode=mode)
+    try:
+        result = measure(hosts, pools, repeats=COLD_REPEATS if hosts >= 200 else 1, mode=mode)
+    except Unsettled as error:
+        print(f"dhcpless bench: {error}", file=sys.stderr)
+        return 1
     if plot is not None:
         bench_report.write_plot(result, plot)
     print(json.dumps(result, sort_keys=True) if json_output else bench_report.table(result))
@@ -146,17 +152,23 @@ def _cold_starts(world: ProcessWorld) -> dict[str, list[float]]:
 
 
 def _settle(world: ProcessWorld, hosts: int, timeout: float = 600.0) -> None:
-    """Until every host is `available` and no delivery is in flight (or `timeout`)."""
-    deadline = time.monotonic() + timeout
-    view = CustomObjects(world.api_client(), "metal3.io", "v1alpha1")
-    while time.monotonic() < deadline:
-        items = view.list_items("baremetalhosts", bench_inventory.NAMESPACE)
-        states = [((i.get("status") or {}).get("provisioning") or {}).get("state") for i in items]
-        if states.count("available") >= hosts and world.broker.wait_idle(timeout=1.0):
-            time.sleep(0.5)
-            if world.broker.wait_idle(timeout=1.0):
-                return
-        time.sleep(0.5)
+    """Until every host is `available` and no delivery is in flight; `Unsettled` naming the
+    hosts as soon as the rest are all ones BMO reports stuck or refused, or at `timeout`."""
+    view, ns = CustomObjects(world.api_client(), "metal3.io", "v1alpha1"), bench_inventory.NAMESPACE
+
+    def states() -> dict[str, str | None]:
+        return {i["metadata"]["name"]: _state(i) for i in view.list_items("baremetalhosts", ns)}
+
+    def stuck() -> dict[str, str]:
+        with_reason = {**world.bmo.refused, **world.bmo.stuck}  # copied in C: no lock needed
+        return {name: why for (space, name), why in with_reason.items() if space == ns}
+
+    settle(Probes(states, stuck, lambda s: world.broker.wait_idle(timeout=s)), hosts, timeout)
+
+
+def _state(host: dict[str, Any]) -> str | None:
+    state = ((host.get("status") or {}).get("provisioning") or {}).get("state")
+    return None if state is None else str(state)
 
 
 def _idle(world: ProcessWorld, admin: object, names: list[str]) -> None:
