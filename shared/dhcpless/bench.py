@@ -18,9 +18,9 @@ from typing import Any
 
 from cloudevents.core.base import BaseCloudEvent
 
-from dhcpless import bench_coldstart, bench_inventory, bench_report
+from dhcpless import bench_coldstart, bench_floor_live, bench_inventory, bench_report
 from dhcpless.bench_chaos import measure_chaos
-from dhcpless.bench_count import window
+from dhcpless.bench_count import of_identity, window
 from dhcpless.bench_floor import run_floor
 from dhcpless.bench_settle import Probes, Unsettled, settle
 from dhcpless.bench_watch import UnpauseWatch
@@ -98,23 +98,28 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
     ns = bench_inventory.NAMESPACE
     specs = {f.value: world.spec(f.value) for f in FunctionName}
     floor_env = dict(specs[FunctionName.HOST_REGISTRATION.value].env)
-    cold, memory = bench_coldstart.measure(specs, lambda n: _probe(n, world), repeats, floor_env)
+    cold = bench_coldstart.measure(specs, lambda n: _probe(n, world), repeats, floor_env)
     admin = world.api_client()
     create(admin, bench_inventory.setup(pools))
+    live = bench_floor_live.for_world(world, admin, pools)
+    live.start()
     watch = UnpauseWatch(world.sandbox, ns)
     watch.start()
     start, calls0, costs0 = world.sandbox.audit.total, _calls(world), world.costs()
     registered, began = {}, time.monotonic()
+    live.go()
     for obj in bench_inventory.hosts(hosts):
         create(admin, [obj])
         registered[obj["metadata"]["name"]] = time.monotonic()
     watch.wait_for(hosts, timeout=60.0 + hosts * 0.5)
     seconds = max(watch.unpaused.values(), default=time.monotonic()) - began
-    batch_end, calls1 = world.sandbox.audit.total, _calls(world)
     handler, cpu = world.costs().since(costs0)
+    floor_samples = live.stop()
+    batch_end, calls1 = world.sandbox.audit.total, _calls(world)
     _settle(world, hosts)
     rss = {
-        f.value: max(s.sample(), s.peak_pss_mb, memory[f.value]) for f, s in world.processes.items()
+        f.value: max(s.sample(), s.peak_pss_mb, cold.memory[f.value])
+        for f, s in world.processes.items()
     }
     life_end, calls2 = world.sandbox.audit.total, _calls(world)
     _idle(world, admin, list(registered))
@@ -130,8 +135,12 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
         batch=window(records[start:batch_end], calls1 - calls0),
         lifecycle=window(records[batch_end:life_end], calls2 - calls1),
         idle=window(records[life_end:idle_end], calls3 - calls2),
-        cold=cold, rss=rss, cold_starts_in_batch=_cold_starts(world),
-        handler_seconds=handler, cpu_seconds=cpu,
+        cold=cold.seconds, cold_ratios=cold.ratio_to_floor, rss=rss,
+        cold_starts_in_batch=_cold_starts(world),
+        handler_seconds=handler, cpu_seconds=cpu, floor_samples=floor_samples,
+        floor_requests=of_identity(
+            records[start:batch_end], bench_floor_live.IDENTITY, len(floor_samples)
+        ),
     )  # fmt: skip
 
 

@@ -140,6 +140,20 @@ def test_function_floor_and_cpu_are_measured(report: dict[str, Any]) -> None:
     assert report["floor_cold_start_seconds"] > 0
 
 
+def test_the_loaded_floor_is_sampled_during_the_batch_and_counted_like_the_functions(
+    report: dict[str, Any],
+) -> None:
+    """The floor's sampler (its own process and identity) made exactly the floor's requests per
+    sampled host, counted by the same audit as the functions' (`bench_floor_live`); the idle
+    floor after the batch is reported beside it."""
+    assert report["floor_samples"] >= 3
+    assert report["floor_requests_per_host"] == {"reads": POOLS + 2, "writes": POOLS + 2}
+    assert report["floor_idle_seconds_per_host"] > 0
+    assert report["floor_seconds_per_request"] == pytest.approx(
+        report["floor_seconds_per_host"] / (2 * POOLS + 4), rel=0.05
+    )
+
+
 def test_chaos_run_never_unpauses_a_broken_host() -> None:
     result = measure_chaos(20, 10, BrokerMode.SYNC)
     assert (result["healthy_hosts"], result["broken_hosts"]) == (18, 2)
