@@ -106,6 +106,7 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
     watch = UnpauseWatch(world.sandbox, ns)
     watch.start()
     start, calls0, costs0 = world.sandbox.audit.total, _calls(world), world.costs()
+    world.rephase_resync()
     registered, began = {}, time.monotonic()
     live.go()
     for obj in bench_inventory.hosts(hosts):
