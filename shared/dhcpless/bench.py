@@ -2,9 +2,9 @@
 
 One run, in order: cold starts (`bench_coldstart`); the batch — N paused hosts created back to
 back, timed to each unpause (`bench_watch`), the functions' requests counted by identity
-(`bench_count`); lifecycle — until every host is `available` (claims released); idle — the
-BMO stand-in rewrites every host's status `IDLE_ROUNDS` times, as a fleet at rest does; the
-floor (`bench_floor`). The report and its keys are `bench_report`'s.
+(`bench_count`); lifecycle — until every host is `available` (claims released); at rest
+(`bench_rest`) — every host's status rewritten 4 times, as BMO does for a fleet at rest; the
+idle floor (`bench_floor`). The report and its keys are `bench_report`'s.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from dhcpless import bench_coldstart, bench_floor_live, bench_inventory, bench_r
 from dhcpless.bench_chaos import measure_chaos
 from dhcpless.bench_count import of_identity, window
 from dhcpless.bench_floor import run_floor
+from dhcpless.bench_rest import at_rest, calls
 from dhcpless.bench_settle import Probes, Unsettled, settle
 from dhcpless.bench_watch import UnpauseWatch
 from dhcpless.bench_world import ProcessWorld
@@ -32,7 +33,6 @@ from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.delivery import BrokerMode
 from dhcpless.sandbox.world import WorldSettings
 
-IDLE_ROUNDS = 4
 COLD_REPEATS = 5
 """Cold starts per process at 200 hosts and more: the median of 5 resists a loaded machine."""
 CHAOS_BROKEN_EVERY = 10
@@ -105,7 +105,7 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
     live.start()
     watch = UnpauseWatch(world.sandbox, ns)
     watch.start()
-    start, calls0, costs0 = world.sandbox.audit.total, _calls(world), world.costs()
+    start, calls0, costs0 = world.sandbox.audit.total, calls(world), world.costs()
     world.rephase_resync()
     registered, began = {}, time.monotonic()
     live.go()
@@ -116,15 +116,15 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
     seconds = max(watch.unpaused.values(), default=time.monotonic()) - began
     handler, cpu = world.costs().since(costs0)
     floor_samples = live.stop()
-    batch_end, calls1 = world.sandbox.audit.total, _calls(world)
+    batch_end, calls1 = world.sandbox.audit.total, calls(world)
     _settle(world, hosts)
     rss = {
         f.value: max(s.sample(), s.peak_pss_mb, cold.memory[f.value])
         for f, s in world.processes.items()
     }
-    life_end, calls2 = world.sandbox.audit.total, _calls(world)
-    _idle(world, admin, list(registered))
-    idle_end, calls3 = world.sandbox.audit.total, _calls(world)
+    life_end, calls2 = world.sandbox.audit.total, calls(world)
+    at_rest(world, admin, list(registered))
+    idle_end, calls3 = world.sandbox.audit.total, calls(world)
     watch.stop()
     records = world.sandbox.audit.records
     for part in (world.source, world.bmo, world.ipam):
@@ -151,10 +151,6 @@ def _probe(name: str, world: ProcessWorld) -> BaseCloudEvent:
     return bench_coldstart.probe(function, bench_inventory.NAMESPACE, world.sandbox.url)
 
 
-def _calls(world: ProcessWorld) -> int:
-    return sum(s.invocations for s in world.processes.values())
-
-
 def _cold_starts(world: ProcessWorld) -> dict[str, list[float]]:
     return {
         f.value: [round(t, 3) for t in s.cold_start_seconds] for f, s in world.processes.items()
@@ -179,16 +175,3 @@ def _settle(world: ProcessWorld, hosts: int, timeout: float = 600.0) -> None:
 def _state(host: dict[str, Any]) -> str | None:
     state = ((host.get("status") or {}).get("provisioning") or {}).get("state")
     return None if state is None else str(state)
-
-
-def _idle(world: ProcessWorld, admin: object, names: list[str]) -> None:
-    """The fleet at rest: every host's status rewritten `IDLE_ROUNDS` times, as BMO does."""
-    view = CustomObjects(admin, "metal3.io", "v1alpha1")  # type: ignore[arg-type]
-    for round_ in range(IDLE_ROUNDS):
-        for name in names:
-            status = {"poweredOn": round_ % 2 == 1, "errorCount": 0}
-            view.patch_status("baremetalhosts", bench_inventory.NAMESPACE, name, status)
-    time.sleep(1.0)
-    world.broker.wait_idle(timeout=120.0)
-    time.sleep(1.0)
-    world.broker.wait_idle(timeout=120.0)
