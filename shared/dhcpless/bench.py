@@ -2,9 +2,9 @@
 
 One run, in order: cold starts (`bench_coldstart`); the batch — N paused hosts created back to
 back, timed to each unpause (`bench_watch`), the functions' requests counted by identity
-(`bench_count`); lifecycle — until every host is `available` (claims released); idle — the
-BMO stand-in rewrites every host's status `IDLE_ROUNDS` times, as a fleet at rest does; the
-floor (`bench_floor`). The report and its keys are `bench_report`'s.
+(`bench_count`); lifecycle — until every host is `available` (claims released); at rest
+(`bench_rest`) — every host's status rewritten 4 times, as BMO does for a fleet at rest; the
+idle floor (`bench_floor`). The report and its keys are `bench_report`'s.
 """
 
 from __future__ import annotations
@@ -14,13 +14,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from cloudevents.core.base import BaseCloudEvent
 
-from dhcpless import bench_coldstart, bench_inventory, bench_report
+from dhcpless import bench_coldstart, bench_floor_live, bench_inventory, bench_report
 from dhcpless.bench_chaos import measure_chaos
-from dhcpless.bench_count import window
+from dhcpless.bench_count import of_identity, window
 from dhcpless.bench_floor import run_floor
+from dhcpless.bench_rest import at_rest, calls
+from dhcpless.bench_settle import Probes, Unsettled, settle
 from dhcpless.bench_watch import UnpauseWatch
 from dhcpless.bench_world import ProcessWorld
 from dhcpless.demo_inventory import create
@@ -30,7 +33,6 @@ from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.delivery import BrokerMode
 from dhcpless.sandbox.world import WorldSettings
 
-IDLE_ROUNDS = 4
 COLD_REPEATS = 5
 """Cold starts per process at 200 hosts and more: the median of 5 resists a loaded machine."""
 CHAOS_BROKEN_EVERY = 10
@@ -54,7 +56,11 @@ def run_bench(
     mode = BrokerMode(broker)
     if chaos:
         return _chaos(hosts, mode)
-    result = measure(hosts, pools, repeats=COLD_REPEATS if hosts >= 200 else 1, mode=mode)
+    try:
+        result = measure(hosts, pools, repeats=COLD_REPEATS if hosts >= 200 else 1, mode=mode)
+    except Unsettled as error:
+        print(f"dhcpless bench: {error}", file=sys.stderr)
+        return 1
     if plot is not None:
         bench_report.write_plot(result, plot)
     print(json.dumps(result, sort_keys=True) if json_output else bench_report.table(result))
@@ -92,27 +98,33 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
     ns = bench_inventory.NAMESPACE
     specs = {f.value: world.spec(f.value) for f in FunctionName}
     floor_env = dict(specs[FunctionName.HOST_REGISTRATION.value].env)
-    cold, memory = bench_coldstart.measure(specs, lambda n: _probe(n, world), repeats, floor_env)
+    cold = bench_coldstart.measure(specs, lambda n: _probe(n, world), repeats, floor_env)
     admin = world.api_client()
     create(admin, bench_inventory.setup(pools))
+    live = bench_floor_live.for_world(world, admin, pools)
+    live.start()
     watch = UnpauseWatch(world.sandbox, ns)
     watch.start()
-    start, calls0, costs0 = world.sandbox.audit.total, _calls(world), world.costs()
+    start, calls0, costs0 = world.sandbox.audit.total, calls(world), world.costs()
+    world.rephase_resync()
     registered, began = {}, time.monotonic()
+    live.go()
     for obj in bench_inventory.hosts(hosts):
         create(admin, [obj])
         registered[obj["metadata"]["name"]] = time.monotonic()
     watch.wait_for(hosts, timeout=60.0 + hosts * 0.5)
     seconds = max(watch.unpaused.values(), default=time.monotonic()) - began
-    batch_end, calls1 = world.sandbox.audit.total, _calls(world)
     handler, cpu = world.costs().since(costs0)
+    floor_samples = live.stop()
+    batch_end, calls1 = world.sandbox.audit.total, calls(world)
     _settle(world, hosts)
     rss = {
-        f.value: max(s.sample(), s.peak_pss_mb, memory[f.value]) for f, s in world.processes.items()
+        f.value: max(s.sample(), s.peak_pss_mb, cold.memory[f.value])
+        for f, s in world.processes.items()
     }
-    life_end, calls2 = world.sandbox.audit.total, _calls(world)
-    _idle(world, admin, list(registered))
-    idle_end, calls3 = world.sandbox.audit.total, _calls(world)
+    life_end, calls2 = world.sandbox.audit.total, calls(world)
+    at_rest(world, admin, list(registered))
+    idle_end, calls3 = world.sandbox.audit.total, calls(world)
     watch.stop()
     records = world.sandbox.audit.records
     for part in (world.source, world.bmo, world.ipam):
@@ -124,8 +136,12 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
         batch=window(records[start:batch_end], calls1 - calls0),
         lifecycle=window(records[batch_end:life_end], calls2 - calls1),
         idle=window(records[life_end:idle_end], calls3 - calls2),
-        cold=cold, rss=rss, cold_starts_in_batch=_cold_starts(world),
-        handler_seconds=handler, cpu_seconds=cpu,
+        cold=cold.seconds, cold_ratios=cold.ratio_to_floor, rss=rss,
+        cold_starts_in_batch=_cold_starts(world),
+        handler_seconds=handler, cpu_seconds=cpu, floor_samples=floor_samples,
+        floor_requests=of_identity(
+            records[start:batch_end], bench_floor_live.IDENTITY, len(floor_samples)
+        ),
     )  # fmt: skip
 
 
@@ -135,10 +151,6 @@ def _probe(name: str, world: ProcessWorld) -> BaseCloudEvent:
     return bench_coldstart.probe(function, bench_inventory.NAMESPACE, world.sandbox.url)
 
 
-def _calls(world: ProcessWorld) -> int:
-    return sum(s.invocations for s in world.processes.values())
-
-
 def _cold_starts(world: ProcessWorld) -> dict[str, list[float]]:
     return {
         f.value: [round(t, 3) for t in s.cold_start_seconds] for f, s in world.processes.items()
@@ -146,27 +158,20 @@ def _cold_starts(world: ProcessWorld) -> dict[str, list[float]]:
 
 
 def _settle(world: ProcessWorld, hosts: int, timeout: float = 600.0) -> None:
-    """Until every host is `available` and no delivery is in flight (or `timeout`)."""
-    deadline = time.monotonic() + timeout
-    view = CustomObjects(world.api_client(), "metal3.io", "v1alpha1")
-    while time.monotonic() < deadline:
-        items = view.list_items("baremetalhosts", bench_inventory.NAMESPACE)
-        states = [((i.get("status") or {}).get("provisioning") or {}).get("state") for i in items]
-        if states.count("available") >= hosts and world.broker.wait_idle(timeout=1.0):
-            time.sleep(0.5)
-            if world.broker.wait_idle(timeout=1.0):
-                return
-        time.sleep(0.5)
+    """Until every host is `available` and no delivery is in flight; `Unsettled` naming the
+    hosts as soon as the rest are all ones BMO reports stuck or refused, or at `timeout`."""
+    view, ns = CustomObjects(world.api_client(), "metal3.io", "v1alpha1"), bench_inventory.NAMESPACE
+
+    def states() -> dict[str, str | None]:
+        return {i["metadata"]["name"]: _state(i) for i in view.list_items("baremetalhosts", ns)}
+
+    def stuck() -> dict[str, str]:
+        with_reason = {**world.bmo.refused, **world.bmo.stuck}  # copied in C: no lock needed
+        return {name: why for (space, name), why in with_reason.items() if space == ns}
+
+    settle(Probes(states, stuck, lambda s: world.broker.wait_idle(timeout=s)), hosts, timeout)
 
 
-def _idle(world: ProcessWorld, admin: object, names: list[str]) -> None:
-    """The fleet at rest: every host's status rewritten `IDLE_ROUNDS` times, as BMO does."""
-    view = CustomObjects(admin, "metal3.io", "v1alpha1")  # type: ignore[arg-type]
-    for round_ in range(IDLE_ROUNDS):
-        for name in names:
-            status = {"poweredOn": round_ % 2 == 1, "errorCount": 0}
-            view.patch_status("baremetalhosts", bench_inventory.NAMESPACE, name, status)
-    time.sleep(1.0)
-    world.broker.wait_idle(timeout=120.0)
-    time.sleep(1.0)
-    world.broker.wait_idle(timeout=120.0)
+def _state(host: dict[str, Any]) -> str | None:
+    state = ((host.get("status") or {}).get("provisioning") or {}).get("state")
+    return None if state is None else str(state)

@@ -6,7 +6,9 @@ event that takes its real path up to one API read (the kind it serves, about an 
 does not exist, so nothing is written); the floor app (`bench_floor_app`: the same runtime
 dependencies, one model, one GET) and the bare app (`bench_bare`: Flask + cloudevents) get
 the host-registration event. The median of
-`repeats` starts is reported, so one slow start on a busy machine does not decide the ratio.
+`repeats` starts is reported, so one slow start on a busy machine does not decide the ratio;
+`cold_start_ratio_to_floor` is the median of per-pair ratios, each function started right
+next to a floor app start, so both meet the same load.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import statistics
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import urllib3
@@ -73,19 +76,37 @@ def cold_start(
     return service.cold_start_seconds[0], service.peak_pss_mb
 
 
+@dataclass(frozen=True)
+class ColdStarts:
+    """Median seconds per name, peak memory per name, and each function's median ratio to
+    the floor app over the pairs it was started in."""
+
+    seconds: dict[str, float]
+    memory: dict[str, float]
+    ratio_to_floor: dict[str, float]
+
+
 def measure(
     specs: dict[str, ProcessSpec],
     event_for: Callable[[str], BaseCloudEvent],
     repeats: int,
     floor_env: dict[str, str],
-) -> tuple[dict[str, float], dict[str, float]]:
-    """Median cold start per name (the references under `BARE` and `FLOOR`, the floor app with
-    `floor_env`: a kubeconfig), interleaved over `repeats`; and the peak memory of each."""
+) -> ColdStarts:
+    """Cold starts, `repeats` rounds: the bare app once a round, and each function paired with
+    a floor app start right before or after it (the order alternates, so a drifting load
+    favours neither); the ratio of each pair, not of two medians taken at different times."""
     http = urllib3.PoolManager(retries=False, timeout=60.0)
-    every = {BARE: ProcessSpec(BARE_APP), FLOOR: ProcessSpec(FLOOR_APP, floor_env), **specs}
-    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in every}
-    for _ in range(repeats):
-        for name, spec in every.items():
-            runs[name].append(cold_start(spec, event_for(name), http))
+    bare, floor = ProcessSpec(BARE_APP), ProcessSpec(FLOOR_APP, floor_env)
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in (BARE, FLOOR, *specs)}
+    ratios: dict[str, list[float]] = {name: [] for name in specs}
+    for round_ in range(repeats):
+        runs[BARE].append(cold_start(bare, event_for(BARE), http))
+        for index, (name, spec) in enumerate(specs.items()):
+            pair = [(FLOOR, floor), (name, spec)]
+            for who, what in pair if (round_ + index) % 2 == 0 else pair[::-1]:
+                runs[who].append(cold_start(what, event_for(who), http))
+            ratios[name].append(runs[name][-1][0] / runs[FLOOR][-1][0])
     medians = {n: round(statistics.median(t for t, _ in r), 3) for n, r in runs.items()}
-    return medians, {n: max(m for _, m in r) for n, r in runs.items()}
+    memory = {n: max(m for _, m in r) for n, r in runs.items()}
+    paired = {n: round(statistics.median(r), 2) for n, r in ratios.items()}
+    return ColdStarts(medians, memory, paired)

@@ -53,3 +53,11 @@ def window(records: Sequence[AuditRecord], invocations: int) -> Window:
         invocations=invocations,
         by_verb=dict(Counter(f"{r.identity} {r.verb} {r.resource}" for r in ours)),
     )
+
+
+def of_identity(records: Sequence[AuditRecord], identity: str, per: int) -> dict[str, float]:
+    """Reads and writes (Events included: the floor writes none) by one other identity, per
+    `per` units (the loaded floor's requests per sampled host, counted like the functions')."""
+    mine = [r for r in records if r.identity == identity]
+    reads, writes = sum(r.verb in READS for r in mine), sum(r.verb in WRITES for r in mine)
+    return {"reads": round(reads / max(per, 1), 3), "writes": round(writes / max(per, 1), 3)}

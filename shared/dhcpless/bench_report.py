@@ -21,7 +21,9 @@ KEYS = (
     "events_per_host", "reads_per_host", "invocations_per_host", "lifecycle_writes_per_host",
     "lifecycle", "cold_start_seconds", "bare_cold_start_seconds", "cold_start_ratio", "rss_mb",
     "idle", "batch_requests", "function_seconds_per_host", "floor_seconds_per_host",
-    "function_to_floor_ratio", "cpu_seconds_per_host", "floor_cold_start_seconds",
+    "function_to_floor_ratio", "floor_idle_seconds_per_host", "floor_samples",
+    "floor_requests_per_host", "function_seconds_per_request", "floor_seconds_per_request",
+    "cpu_seconds_per_host", "floor_cold_start_seconds",
     "cold_start_ratio_to_floor", "reads_floor_per_host", "idle_requests", "cold_starts_in_batch",
     "to_unpause_seconds",
 )  # fmt: skip
@@ -36,13 +38,18 @@ def build(
     *, mode: BrokerMode, hosts: int, pools: int, seconds: float, floor_seconds: float,
     to_unpause: list[float],
     batch: Window, lifecycle: Window, idle: Window, cold: dict[str, float],
+    cold_ratios: dict[str, float],
     rss: dict[str, float], cold_starts_in_batch: dict[str, list[float]],
-    handler_seconds: float, cpu_seconds: float,
+    handler_seconds: float, cpu_seconds: float, floor_samples: list[float],
+    floor_requests: dict[str, float],
 ) -> dict[str, Any]:  # fmt: skip
+    """`floor_seconds_per_host` is the loaded floor (the mean of `floor_samples`, taken during
+    the batch: `bench_floor_live`); `floor_seconds` the idle floor of every host after it."""
     done = [t for t in to_unpause if not math.isnan(t)]
     per, bare, floor_start = batch.per(hosts), cold[BARE], cold[FLOOR]
     functions = {name: s for name, s in cold.items() if name not in REFERENCES}
-    function_per_host, floor_per_host = handler_seconds / hosts, floor_seconds / hosts
+    function_per_host = handler_seconds / hosts
+    floor_per_host = statistics.fmean(floor_samples) if floor_samples else math.nan
     return {
         "broker_mode": mode.value,
         "hosts": hosts,
@@ -77,14 +84,27 @@ def build(
         "function_to_floor_ratio": round(function_per_host / floor_per_host, 2)
         if floor_per_host > 0
         else None,
+        "floor_idle_seconds_per_host": round(floor_seconds / hosts, 5),
+        "floor_samples": len(floor_samples),
+        "floor_requests_per_host": floor_requests,
+        "function_seconds_per_request": _per(
+            function_per_host, per["reads"] + per["writes"] + per["events"]
+        ),
+        "floor_seconds_per_request": _per(floor_per_host, sum(floor_requests.values())),
         "cpu_seconds_per_host": round(cpu_seconds / hosts, 5),
         "floor_cold_start_seconds": floor_start,
-        "cold_start_ratio_to_floor": {n: round(s / floor_start, 2) for n, s in functions.items()},
+        "cold_start_ratio_to_floor": cold_ratios,
         "reads_floor_per_host": 2 * pools + 4,
         "idle_requests": dict(sorted(idle.by_verb.items())),
         "cold_starts_in_batch": cold_starts_in_batch,
         "to_unpause_seconds": [round(t, 3) for t in to_unpause],
     }
+
+
+def _per(seconds: float, requests: float) -> float | None:
+    """Seconds per API request (None without requests): what one request costs, apart from
+    how many are made."""
+    return round(seconds / requests, 6) if requests > 0 and math.isfinite(seconds) else None
 
 
 def table(result: dict[str, Any]) -> str:

@@ -15,6 +15,7 @@ from dhcpless import registry
 from dhcpless.bench_cost import ACCESS_ARGS, cpu_seconds, cpu_snapshot, handler_seconds, log_offsets
 from dhcpless.keys import NAMESPACE_ENV, FunctionName
 from dhcpless.sandbox.broker import Delivery, Trigger, trigger_filter
+from dhcpless.sandbox.periodic import Periodic
 from dhcpless.sandbox.processes import ProcessFunctionService, ProcessSpec
 from dhcpless.sandbox.runner import FunctionService, Reaper
 from dhcpless.sandbox.world import DELIVERY, TRIGGER_FILTERS, World, WorldSettings
@@ -68,6 +69,17 @@ class ProcessWorld(World):
         logs = log_offsets(self.access_log(f.value) for f in self.processes)
         pids = [pid for service in self.processes.values() for pid in service.pids]
         return Costs(logs, cpu_snapshot(pids))
+
+    def rephase_resync(self) -> None:
+        """Restart the resync schedule now, so the batch begins one full period before a tick.
+
+        A schedule's phase is arbitrary (a PingSource's cron runs on the wall clock); anchored
+        at the world's start, the tick fell inside a 1,000-host batch once the cold starts
+        ahead of it grew, and resync re-drove every host still in flight: the batch's counts
+        then measured the tick, not the chain (README "Performance")."""
+        self._pinger.stop()
+        self._pinger = Periodic(self.settings.resync_seconds, self.ping, "ping")
+        self._pinger.start()
 
     def _wire_functions(self) -> None:
         idle = self.settings.idle_seconds

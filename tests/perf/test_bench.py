@@ -16,6 +16,7 @@ import pytest
 from dhcpless.bench import measure, run_bench
 from dhcpless.bench_chaos import measure_chaos
 from dhcpless.bench_report import KEYS
+from dhcpless.bench_rest import IDLE_ROUNDS
 from dhcpless.sandbox.delivery import BrokerMode
 
 pytestmark = pytest.mark.e2e
@@ -65,6 +66,9 @@ def test_writes_are_the_floor(report: dict[str, Any]) -> None:
 
 
 def test_at_rest_nothing_is_written(report: dict[str, Any]) -> None:
+    """Every status rewrite reached a function inside the window (`bench_rest`), so the work
+    they cause is counted: none."""
+    assert report["idle"]["invocations"] >= IDLE_ROUNDS * HOSTS
     assert report["idle"]["writes"] == 0
 
 
@@ -138,6 +142,20 @@ def test_function_floor_and_cpu_are_measured(report: dict[str, Any]) -> None:
     )
     assert set(report["cold_start_ratio_to_floor"]) == set(report["cold_start_seconds"])
     assert report["floor_cold_start_seconds"] > 0
+
+
+def test_the_loaded_floor_is_sampled_during_the_batch_and_counted_like_the_functions(
+    report: dict[str, Any],
+) -> None:
+    """The floor's sampler (its own process and identity) made exactly the floor's requests per
+    sampled host, counted by the same audit as the functions' (`bench_floor_live`); the idle
+    floor after the batch is reported beside it."""
+    assert report["floor_samples"] >= 3
+    assert report["floor_requests_per_host"] == {"reads": POOLS + 2, "writes": POOLS + 2}
+    assert report["floor_idle_seconds_per_host"] > 0
+    assert report["floor_seconds_per_request"] == pytest.approx(
+        report["floor_seconds_per_host"] / (2 * POOLS + 4), rel=0.05
+    )
 
 
 def test_chaos_run_never_unpauses_a_broken_host() -> None:
