@@ -10,6 +10,7 @@ import pytest
 
 from dhcpless.sandbox import broker
 from dhcpless.sandbox.apiserver import SandboxServer
+from tests.support import upstream
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,10 +55,7 @@ def api_client(sandbox: SandboxServer) -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def shared_crds_dir() -> Path:
     """The upstream CRDs beside the checkout (`../shared/crds`); CI always has them."""
-    path = REPO_ROOT.parent / "shared" / "crds"
-    if not path.is_dir():
-        pytest.fail(f"upstream CRDs not found at {path}: the checkout needs ../shared beside it")
-    return path
+    return upstream.required(upstream.CRDS)
 
 
 SLOW_MARKERS = frozenset({"e2e", "kubectl", "bench"})

@@ -13,10 +13,10 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.e2e import harness
 from tests.fuzz import strategies
 from tests.fuzz.count import GENERATED
 from tests.fuzz.world import FUNCTIONS, Fuzzed, revision
+from tests.support import harness
 
 EXAMPLES = 2100
 """Per function (five of them): 10,500 inputs in all."""

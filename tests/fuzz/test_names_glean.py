@@ -26,8 +26,8 @@ from dhcpless.render import RenderError, render_network_data
 from dhcpless.render.validate import validate_network_data
 from dhcpless.sandbox import ramdisk
 from dhcpless.sandbox.ramdisk import GleanDistro, GleanMode
-from tests.e2e import objects
 from tests.fuzz.count import GENERATED
+from tests.support import objects
 
 EXAMPLES = 10_000
 MAC = objects.MAC

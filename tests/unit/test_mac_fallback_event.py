@@ -11,7 +11,7 @@ import pytest
 
 from dhcpless.chain import state
 from dhcpless.chain.actions import RecordEvent
-from tests.e2e import objects
+from tests.support import objects
 
 from .test_functions_decide import bmh, found
 
