@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest.terminal import TerminalReporter
 
 from dhcpless.sandbox import broker
 from dhcpless.sandbox.apiserver import SandboxServer
+from tests.fuzz import count as fuzz_count
 from tests.support import upstream
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +33,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> str:
     return f"sandbox broker mode: {broker.DEFAULT_MODE.value}"
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Sum the fuzz tests' input counts where the run reports (the xdist controller too)."""
+    if report.when == "teardown":
+        fuzz_count.add_up(report)
+
+
+def pytest_terminal_summary(terminalreporter: TerminalReporter) -> None:
+    if line := fuzz_count.summary():
+        terminalreporter.write_line(line)
 
 
 @pytest.fixture
