@@ -105,7 +105,7 @@ def task_test(args: list[str]) -> int:
     without them every worker and every subprocess a test starts (the sandbox, gunicorn, the
     CLI) compiles the package and pytest rewrites every test module again, seconds each time.
     """
-    pytest = (BIN / "python", "-m", "pytest", *PARALLEL, *args)
+    pytest: tuple[str | Path, ...] = (BIN / "python", "-m", "pytest", *PARALLEL, *args)
     return task_lint([]) or _run(*pytest, bytecode=True)
 
 
