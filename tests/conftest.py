@@ -74,17 +74,43 @@ def shared_crds_dir() -> Path:
 SLOW_MARKERS = frozenset({"e2e", "kubectl", "bench"})
 """Tests with these markers start a whole world, a subprocess or kubectl: the slow tier."""
 
-SLOW_PATHS = ("tests/fuzz/", "tests/perf/", "tests/manifests/test_image.py")
-"""Whole files in the slow tier: property-based fuzzing (about 80 s), import-time measurements
-and gunicorn started as a container would start it."""
+SLOW_PATHS = (
+    "tests/fuzz/",
+    "tests/perf/",
+    "tests/manifests/test_image.py",
+    "tests/manifests/test_edge_limits.py",
+)
+"""Whole files in the slow tier: property-based fuzzing, import-time measurements, and
+gunicorn started as a container would start it."""
+
+KEPT_TOGETHER = (
+    "tests/perf/test_bench.py",
+    "tests/manifests/test_image.py",
+    "tests/manifests/test_image_contents.py",
+    "tests/manifests/test_rbac_e2e.py",
+    "tests/reliability/test_cluster_wide.py",
+)
+"""Modules whose module-scoped fixture costs seconds (a bench run, a built wheel, served
+gunicorns, a world): under pytest-xdist (`--dist loadgroup`) the tests that use it run in one
+worker, so it is built once. Other tests are dealt out one by one."""
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-m` deselects, so `-m "not slow"` sees the marker
+def _module_fixture_user(item: pytest.Item) -> bool:
+    if not isinstance(item, pytest.Function):
+        return False
+    defs = item._fixtureinfo.name2fixturedefs.values()
+    return any(d[-1].scope in ("module", "package") for d in defs)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects (and before xdist reads the groups)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the slow tier in one place: `pytest -m "not slow"` is the fast tier, and plain
-    `pytest` (what CI runs) runs both."""
+    `pytest` (what CI runs) runs both. Keep the users of an expensive module fixture in one
+    xdist group."""
     for item in items:
         where = item.path.relative_to(REPO_ROOT).as_posix()
         marked = SLOW_MARKERS.intersection(m.name for m in item.iter_markers())
         if marked or where.startswith(SLOW_PATHS):
             item.add_marker(pytest.mark.slow)
+        if where in KEPT_TOGETHER and _module_fixture_user(item):
+            item.add_marker(pytest.mark.xdist_group(where))
