@@ -77,11 +77,15 @@ SLOW_MARKERS = frozenset({"e2e", "kubectl", "bench"})
 SLOW_PATHS = (
     "tests/fuzz/",
     "tests/perf/",
+    "tests/contracts/",
+    "tests/cli/test_cli_errors.py",
     "tests/manifests/test_image.py",
+    "tests/manifests/test_image_contents.py",
     "tests/manifests/test_edge_limits.py",
 )
-"""Whole files in the slow tier: property-based fuzzing, import-time measurements, and
-gunicorn started as a container would start it."""
+"""Whole files in the slow tier: property-based fuzzing, import-time measurements, a
+subprocess per case (lint-imports on a copied tree, the console script), a wheel built with
+pip, and gunicorn started as a container would start it."""
 
 KEPT_TOGETHER = (
     "tests/perf/test_bench.py",
