@@ -93,8 +93,8 @@ def task_lint(args: list[str]) -> int:
 
 
 PARALLEL = ("-n", "auto", "--maxprocesses", "4", "--dist", "loadgroup")
-"""pytest-xdist: one worker per core (at most 4), tests dealt out one by one except those
-sharing an expensive module fixture, which are kept together by `xdist_group` marks. Arguments
+"""pytest-xdist: one worker per core (at most 4), tests dealt out one by one except the
+modules with an expensive module fixture (`KEPT_TOGETHER` in tests/conftest.py). Arguments
 given to `test` come after these, so `-n 0` runs in one process."""
 
 

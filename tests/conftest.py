@@ -95,26 +95,28 @@ KEPT_TOGETHER = (
     "tests/reliability/test_cluster_wide.py",
 )
 """Modules whose module-scoped fixture costs seconds (a bench run, a built wheel, served
-gunicorns, a world): under pytest-xdist (`--dist loadgroup`) the tests that use it run in one
-worker, so it is built once. Other tests are dealt out one by one."""
+gunicorns, a world): under pytest-xdist (`--dist loadgroup`) each runs whole in one worker, so
+the fixture is built once. Other tests are dealt out one by one (`tests/support/scheduling.py`)."""
 
 
-def _module_fixture_user(item: pytest.Item) -> bool:
-    if not isinstance(item, pytest.Function):
-        return False
-    defs = item._fixtureinfo.name2fixturedefs.values()
-    return any(d[-1].scope in ("module", "package") for d in defs)
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: only called when xdist runs the suite
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """`--dist loadgroup` with our groups (KEPT_TOGETHER); other modes stay xdist's own."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from tests.support.scheduling import KeptTogether  # xdist is imported only when it runs
+
+    scheduler = KeptTogether(config, log)
+    scheduler.kept = KEPT_TOGETHER
+    return scheduler
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-m` deselects (and before xdist reads the groups)
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects, so `-m "not slow"` sees the marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the slow tier in one place: `pytest -m "not slow"` is the fast tier, and plain
-    `pytest` (what CI runs) runs both. Keep the users of an expensive module fixture in one
-    xdist group."""
+    `pytest` (what CI runs) runs both."""
     for item in items:
         where = item.path.relative_to(REPO_ROOT).as_posix()
         marked = SLOW_MARKERS.intersection(m.name for m in item.iter_markers())
         if marked or where.startswith(SLOW_PATHS):
             item.add_marker(pytest.mark.slow)
-        if where in KEPT_TOGETHER and _module_fixture_user(item):
-            item.add_marker(pytest.mark.xdist_group(where))
