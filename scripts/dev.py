@@ -27,8 +27,12 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 MIN_PIP = "25.1"  # the first pip that installs PEP 735 dependency groups (--group)
 
 
-def _run(*args: str | os.PathLike[str]) -> int:
+def _run(*args: str | os.PathLike[str], bytecode: bool = False) -> int:
+    """Run a tool of the venv; `bytecode` lets Python write its caches even where the
+    environment says not to (PYTHONDONTWRITEBYTECODE): see `task_test`."""
     env = dict(os.environ, PATH=str(BIN) + os.pathsep + os.environ.get("PATH", ""))
+    if bytecode:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     return subprocess.call([os.fspath(a) for a in args], cwd=ROOT, env=env)
 
 
@@ -88,9 +92,21 @@ def task_lint(args: list[str]) -> int:
     return 0
 
 
+PARALLEL = ("-n", "auto", "--maxprocesses", "4", "--dist", "loadgroup")
+"""pytest-xdist: one worker per core (at most 4), tests dealt out one by one except the
+modules with an expensive module fixture (`KEPT_TOGETHER` in tests/conftest.py). Arguments
+given to `test` come after these, so `-n 0` runs in one process."""
+
+
 def task_test(args: list[str]) -> int:
-    """What CI runs: lint and types, then the whole pytest suite."""
-    return task_lint([]) or _run(BIN / "python", "-m", "pytest", *args)
+    """What CI runs: lint and types, then the whole pytest suite in parallel.
+
+    The suite runs with bytecode caches written (into the gitignored `__pycache__` folders):
+    without them every worker and every subprocess a test starts (the sandbox, gunicorn, the
+    CLI) compiles the package and pytest rewrites every test module again, seconds each time.
+    """
+    pytest: tuple[str | Path, ...] = (BIN / "python", "-m", "pytest", *PARALLEL, *args)
+    return task_lint([]) or _run(*pytest, bytecode=True)
 
 
 def task_bench(args: list[str]) -> int:

@@ -7,9 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest.terminal import TerminalReporter
 
 from dhcpless.sandbox import broker
 from dhcpless.sandbox.apiserver import SandboxServer
+from tests.fuzz import count as fuzz_count
+from tests.support import upstream
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,6 +33,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> str:
     return f"sandbox broker mode: {broker.DEFAULT_MODE.value}"
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Sum the fuzz tests' input counts where the run reports (the xdist controller too)."""
+    if report.when == "teardown":
+        fuzz_count.add_up(report)
+
+
+def pytest_terminal_summary(terminalreporter: TerminalReporter) -> None:
+    if line := fuzz_count.summary():
+        terminalreporter.write_line(line)
 
 
 @pytest.fixture
@@ -54,18 +68,47 @@ def api_client(sandbox: SandboxServer) -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def shared_crds_dir() -> Path:
     """The upstream CRDs beside the checkout (`../shared/crds`); CI always has them."""
-    path = REPO_ROOT.parent / "shared" / "crds"
-    if not path.is_dir():
-        pytest.fail(f"upstream CRDs not found at {path}: the checkout needs ../shared beside it")
-    return path
+    return upstream.required(upstream.CRDS)
 
 
 SLOW_MARKERS = frozenset({"e2e", "kubectl", "bench"})
 """Tests with these markers start a whole world, a subprocess or kubectl: the slow tier."""
 
-SLOW_PATHS = ("tests/fuzz/", "tests/perf/", "tests/manifests/test_image.py")
-"""Whole files in the slow tier: property-based fuzzing (about 80 s), import-time measurements
-and gunicorn started as a container would start it."""
+SLOW_PATHS = (
+    "tests/fuzz/",
+    "tests/perf/",
+    "tests/contracts/",
+    "tests/cli/test_cli_errors.py",
+    "tests/manifests/test_image.py",
+    "tests/manifests/test_image_contents.py",
+    "tests/manifests/test_edge_limits.py",
+)
+"""Whole files in the slow tier: property-based fuzzing, import-time measurements, a
+subprocess per case (lint-imports on a copied tree, the console script), a wheel built with
+pip, and gunicorn started as a container would start it."""
+
+KEPT_TOGETHER = (
+    "tests/perf/test_bench.py",
+    "tests/manifests/test_image.py",
+    "tests/manifests/test_image_contents.py",
+    "tests/manifests/test_rbac_e2e.py",
+    "tests/reliability/test_cluster_wide.py",
+)
+"""Modules whose module-scoped fixture costs seconds (a bench run, a built wheel, served
+gunicorns, a world): under pytest-xdist (`--dist loadgroup`) each runs whole in one worker, so
+the fixture is built once. Other tests are dealt out one by one (`tests/support/scheduling.py`)."""
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: only called when xdist runs the suite
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """`--dist loadgroup` with our groups (KEPT_TOGETHER); other modes stay xdist's own."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from tests.support.scheduling import KeptTogether  # xdist is imported only when it runs
+
+    scheduler = KeptTogether(config, log)
+    scheduler.kept = KEPT_TOGETHER
+    return scheduler
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects, so `-m "not slow"` sees the marker

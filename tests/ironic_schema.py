@@ -9,26 +9,19 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 
-SCHEMA_PATH = (
-    Path(__file__).resolve().parents[1].parent
-    / "shared"
-    / "schemas"
-    / "ironic"
-    / "network-data-schema.json"
-)
+from tests.support import upstream
+
+SCHEMA_PATH = upstream.SCHEMAS / "ironic" / "network-data-schema.json"
 
 
 @functools.cache
 def ironic_schema() -> dict[str, Any]:
     """The schema; a clear failure when `../shared` is not beside the checkout."""
-    if not SCHEMA_PATH.is_file():
-        raise AssertionError(f"Ironic's schema not found at {SCHEMA_PATH}: ../shared is needed")
-    loaded: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())
+    loaded: dict[str, Any] = json.loads(upstream.required(SCHEMA_PATH).read_text())
     return loaded
 
 

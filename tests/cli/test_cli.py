@@ -112,7 +112,7 @@ def test_status_reads_the_cluster_in_kubeconfig(tmp_path: Path) -> None:
     from kubernetes import client as k8s
 
     from dhcpless.sandbox.apiserver import SandboxServer
-    from tests.e2e import harness, objects
+    from tests.support import harness, objects
 
     with SandboxServer() as server:
         server.load_builtin_crds()

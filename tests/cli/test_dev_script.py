@@ -93,6 +93,33 @@ def test_bench_runs_the_cli_unless_asked_for_pytest(
     assert command[-len(expected_tail) :] == expected_tail
 
 
+@pytest.mark.parametrize(
+    ("args", "workers"),
+    [
+        pytest.param([], "auto", id="parallel-by-default"),
+        pytest.param(["-n", "0", "-x"], "0", id="one-process-when-asked"),
+    ],
+)
+def test_test_runs_the_suite_in_parallel_writing_bytecode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], workers: str
+) -> None:
+    dev, _ = _load(tmp_path, monkeypatch)
+    ran: list[tuple[list[str], bool]] = []
+
+    def run(*command: str | Path, bytecode: bool = False) -> int:
+        ran.append(([Path(command[0]).name, *map(str, command[1:])], bytecode))
+        return 0
+
+    monkeypatch.setattr(dev, "_run", run)
+    monkeypatch.setattr(dev, "task_lint", lambda _: 0)
+    assert dev.task_test(args) == 0
+    ((command, bytecode),) = ran
+    assert command[:3] == ["python", "-m", "pytest"] and bytecode
+    assert command[len(command) - len(args) :] == args  # the caller's arguments come last
+    last = len(command) - 1 - command[::-1].index("-n")  # pytest takes the last -n given
+    assert (command[last + 1], command[command.index("--dist") + 1]) == (workers, "loadgroup")
+
+
 def test_script_uses_only_the_standard_library() -> None:
     source = SCRIPT.read_text()
     imported = {

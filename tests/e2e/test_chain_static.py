@@ -18,8 +18,8 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.models import Secret
-from tests.e2e import harness, objects, scenario
-from tests.e2e.scenario import ChainResult, Delivery
+from tests.support import harness, objects, scenario
+from tests.support.scenario import ChainResult, Delivery
 
 pytestmark = pytest.mark.e2e
 HOST = "host-0"

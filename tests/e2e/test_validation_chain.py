@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from dhcpless import keys
-from tests.e2e import harness, objects, scenario
+from tests.support import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e
 Obj = dict[str, Any]

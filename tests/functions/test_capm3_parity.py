@@ -22,8 +22,8 @@ from dhcpless.models.netdata import Networks
 from dhcpless.render.openstack import render_networks
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.capi_ipam import CapiIPAMController, load_crds
-from tests.e2e import harness, objects
-from tests.manifests.issue6_steps import CAPI_GROUP, external_world
+from tests.manifests.rbac_lifecycle_steps import CAPI_GROUP, external_world
+from tests.support import harness, objects
 
 
 @pytest.mark.parametrize(

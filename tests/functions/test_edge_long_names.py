@@ -19,7 +19,7 @@ import pytest
 from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness, objects
+from tests.support import harness, objects
 
 FN = "host-registration"
 TEMPLATE_REF = "metal3datatemplates.infrastructure.cluster.x-k8s.io/"

@@ -13,7 +13,7 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness, objects
+from tests.support import harness, objects
 
 REF = "dev.knative.apiserver.ref."
 

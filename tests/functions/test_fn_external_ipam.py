@@ -21,8 +21,8 @@ from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.capi_ipam import CapiIPAMController, load_crds
 from dhcpless.sandbox.custom_objects import CustomObjects
-from tests.e2e import harness, objects
-from tests.manifests.issue6_steps import CAPI_GROUP, external_world
+from tests.manifests.rbac_lifecycle_steps import CAPI_GROUP, external_world
+from tests.support import harness, objects
 
 CLAIM = "ext-1-ext"
 

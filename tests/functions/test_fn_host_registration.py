@@ -19,7 +19,7 @@ from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.models import Secret
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness, objects
+from tests.support import harness, objects
 
 FN = "host-registration"
 

@@ -19,7 +19,7 @@ from dhcpless.keys import EventType
 from dhcpless.kube.recorder import Reason
 from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.models.capm3 import Metal3Data
-from tests.e2e import harness, objects
+from tests.support import harness, objects
 
 STAMP = {keys.RELEASED_AT_ANNOTATION: "2026-08-24T00:00:00Z"}
 M3M = {"apiVersion": "infrastructure.cluster.x-k8s.io/v1beta2", "kind": "Metal3Machine",

@@ -19,7 +19,7 @@ import yaml
 from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness, objects, scenario
+from tests.support import harness, objects, scenario
 
 FN = "host-registration"
 CAPM3 = f"{keys.CAPM3_GROUP}/{keys.CAPM3_VERSION}"

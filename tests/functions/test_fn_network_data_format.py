@@ -23,7 +23,7 @@ from dhcpless import keys
 from dhcpless.keys import EventType, NetworkDataFormat
 from dhcpless.models import Secret
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness, objects, scenario
+from tests.support import harness, objects, scenario
 
 SECRET = "host-0" + keys.SECRET_NAME_SUFFIX
 

@@ -17,7 +17,7 @@ from cloudevents.core.v1.event import CloudEvent
 from dhcpless import keys
 from dhcpless.events import PING_EVENT_TYPE
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness, objects, scenario
+from tests.support import harness, objects, scenario
 
 FUNCTIONS = ["host-registration", "ipclaim-fulfilment", "secret-readiness", "resync"]
 

@@ -21,7 +21,7 @@ from kubernetes import client as k8s
 from dhcpless import keys
 from dhcpless.events import PING_EVENT_TYPE
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness, objects, scenario
+from tests.support import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e
 LONG_AGO = "2020-01-01T00:00:00Z"

@@ -28,7 +28,7 @@ from dhcpless.kube import Kube, PreconditionFailed
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness, objects
+from tests.support import harness, objects
 
 FN = "secret-readiness"
 OURS = "host-0" + keys.SECRET_NAME_SUFFIX

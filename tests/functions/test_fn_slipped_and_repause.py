@@ -21,8 +21,8 @@ from dhcpless import keys
 from dhcpless.chain.decide import repause, slipped
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness, objects, scenario
 from tests.functions.test_fn_resync_hang import ping
+from tests.support import harness, objects, scenario
 
 FN = "host-registration"
 OPTED_OUT = {keys.PREPROVISIONING_SCOPE_LABEL: keys.SCOPE_DISABLED}

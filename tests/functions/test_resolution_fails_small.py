@@ -18,7 +18,7 @@ from kubernetes import client as k8s
 
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness, objects
+from tests.support import harness, objects
 
 FN = "host-registration"
 

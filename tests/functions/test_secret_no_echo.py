@@ -28,7 +28,7 @@ from dhcpless.models import BareMetalHost, Secret
 from dhcpless.render import redact
 from dhcpless.render.validate import validate_network_data
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness, objects
+from tests.support import harness, objects
 
 MARKER = re.compile(r"QZ\d\d")
 LINKS = [

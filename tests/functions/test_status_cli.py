@@ -24,7 +24,7 @@ from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.status import Phase, human_age, run_status
-from tests.e2e import harness, objects, scenario
+from tests.support import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e
 OLD, NEW = "2020-01-01T00:00:00Z", "2999-01-01T00:00:00Z"

@@ -25,7 +25,7 @@ from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.status import Phase, run_status
-from tests.e2e import harness, objects, scenario
+from tests.support import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e
 SAME_SECOND = "2026-01-01T00:00:00Z"

@@ -19,7 +19,7 @@ from dhcpless.keys import EventType
 from dhcpless.kube import Kube
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.status import Phase, run_status
-from tests.e2e import harness, objects, scenario
+from tests.support import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e
 OPTED_OUT = {keys.PREPROVISIONING_SCOPE_LABEL: keys.SCOPE_DISABLED}

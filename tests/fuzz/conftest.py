@@ -1,17 +1,18 @@
-"""Fuzz fixtures: one settled sandbox for the module, and a count of generated inputs.
+"""Fuzz fixtures: one settled sandbox for the module, and each test's count of generated inputs.
 
-The count is printed at the end of the session (the issue asks for the figure) so a run shows
-how many inputs the functions actually answered, not how many were configured.
+The count is printed at the end of the session by the top-level conftest (the issue asks for
+the figure) so a run shows how many inputs the functions actually answered, not how many were
+configured; it travels on the test reports, so it is right under pytest-xdist too.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
-from _pytest.terminal import TerminalReporter
 
-from tests.fuzz.count import GENERATED
+from tests.fuzz.count import GENERATED, report_share
 from tests.fuzz.world import Fuzzed, fuzzed
 
 
@@ -21,9 +22,8 @@ def world() -> Iterator[Fuzzed]:
         yield made
 
 
-def pytest_terminal_summary(terminalreporter: TerminalReporter) -> None:
-    if GENERATED:
-        by_function = ", ".join(f"{name} {n}" for name, n in sorted(GENERATED.items()))
-        terminalreporter.write_line(
-            f"fuzz: {sum(GENERATED.values())} generated inputs answered ({by_function})"
-        )
+@pytest.fixture(autouse=True)
+def _count_generated(request: pytest.FixtureRequest) -> Iterator[None]:
+    before = Counter(GENERATED)
+    yield
+    report_share(request.node, before)

@@ -12,11 +12,11 @@ from cloudevents.core.bindings.http import to_binary_event, to_structured_event
 
 from dhcpless import limits
 from dhcpless.keys import EventType
-from tests.e2e import scenario
 from tests.fuzz.count import GENERATED
 from tests.fuzz.strategies import Request
 from tests.fuzz.test_endpoints import check_answer
 from tests.fuzz.world import FUNCTIONS, Fuzzed, Obj, revision
+from tests.support import scenario
 
 MIB = 1024 * 1024
 STRUCTURED = {"content-type": "application/cloudevents+json"}

@@ -27,7 +27,7 @@ from dhcpless.kube import Kube
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.web import Settings
 from functions.resync.settings import ResyncSettings
-from tests.e2e import harness, objects, scenario
+from tests.support import harness, objects, scenario
 
 Obj = dict[str, Any]
 DT = "metal3datatemplates.infrastructure.cluster.x-k8s.io/"

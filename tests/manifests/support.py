@@ -9,7 +9,6 @@ Kubernetes kinds through `kubernetes_validate`, our own CRD against itself.
 from __future__ import annotations
 
 import subprocess
-import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -18,13 +17,14 @@ import yaml
 
 from dhcpless import registry
 from dhcpless.keys import FunctionName
+from tests.support import upstream
+from tests.support.kubectl import KUBECTL
 from tests.support.waits import seconds
 
 Obj = dict[str, Any]
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED_CRDS = ROOT.parent / "shared" / "crds"
-KUBECTL = Path(sys.executable).parent / "kubectl"
+SHARED_CRDS = upstream.CRDS
 KUBE_VERSION = "1.33"
 """Oldest Kubernetes the manifests must be valid for (Knative 1.19+ supports it)."""
 

@@ -15,7 +15,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -24,11 +23,14 @@ from pathlib import Path
 import pytest
 
 from dhcpless import limits
+from tests.support.waits import eventually
 
 from .test_image import CONF, _free_port, _kubeconfig
 
-START_TIMEOUT = 60.0
+START_TIMEOUT = 30.0
+"""Quiet-machine deadline for gunicorn to answer (scaled by `seconds()`)."""
 SLOW_CLIENTS = 4
+PROBE = b"GET /health/readiness HTTP/1.1\r\nHost: x\r\n\r\n"
 HEADERS = "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/cloudevents+json\r\n"
 
 
@@ -58,15 +60,16 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 
 
 def _wait_ready(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
+    def ready() -> bool:
         assert process.poll() is None, log.read_text()
         try:
-            if _status(_exchange(port, b"GET /health/readiness HTTP/1.1\r\nHost: x\r\n\r\n")):
-                return
-        except OSError:
-            time.sleep(0.1)  # not listening yet: poll again
-    pytest.fail(f"gunicorn did not start in {START_TIMEOUT}s: {log.read_text()}")
+            return bool(
+                _status(_exchange(port, b"GET /health/readiness HTTP/1.1\r\nHost: x\r\n\r\n"))
+            )
+        except OSError:  # not listening yet: poll again
+            return False
+
+    eventually(ready, START_TIMEOUT, "gunicorn answering its readiness probe")
 
 
 def _exchange(port: int, request: bytes, timeout: float = 30.0) -> bytes:
@@ -152,9 +155,5 @@ def _worker_peak_kib(master: int) -> int:
 
 
 def _wait_for(log: Path, text: str) -> bool:
-    deadline = time.monotonic() + 30
-    while text not in log.read_text():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)  # polling a file the server appends to
-    return True
+    """Poll the file the server appends to until it has `text`."""
+    return eventually(lambda: text in log.read_text(), 15, f"{text!r} in the server log")

@@ -1,6 +1,6 @@
 """Least privilege from behaviour: each function's Role equals what its code did in a run.
 
-The whole chain runs against the sandbox API server (tests/e2e/scenario.py::run_chain), each
+The whole chain runs against the sandbox API server (tests/support/scenario.py::run_chain), each
 function with its own bearer token, over a scenario that walks every path that makes API
 calls: a template named by annotation, one found through a Metal3MachineTemplate, our own
 Metal3PreprovisioningDataTemplate, a template without pools (rendered at once), an exhausted
@@ -24,10 +24,10 @@ from kubernetes import client as k8s
 from dhcpless import keys
 from dhcpless.kube import Kube
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness as e2e
-from tests.e2e import objects, scenario
+from tests.support import harness as e2e
+from tests.support import objects, scenario
 
-from . import issue6_steps, issue8_steps, issue12_steps
+from . import rbac_legacy_claim_steps, rbac_lifecycle_steps, rbac_redelivery_steps
 from .rbac import compare, grants_of, used
 from .support import ROOT, Obj, named
 
@@ -142,21 +142,21 @@ def audit() -> Iterator[list[object]]:
                 assert _ping(sandbox) == 204
                 scenario.Ipam(admin).fulfil_all()
             assert _paused(admin) == ["tiny-2"]  # the exhausted pool's second host only
-        assert issue6_steps.lifecycle(sandbox, "by-annotation", "pool4") == 204
-        assert issue6_steps.heal(sandbox, "tiny-2", "tiny")
-        assert issue6_steps.external(sandbox)
-        issue6_steps.external_resync(sandbox, lambda: _ping(sandbox))
-        assert issue8_steps.older_claims(sandbox, {"rack": "r1"})
-        assert issue8_steps.hand_written_secret(sandbox)
-        assert issue12_steps.redelivered(sandbox, "tiny-2", "tiny")
-        assert issue12_steps.gated(sandbox, lambda: _ping(sandbox))
-        assert issue12_steps.external_twice(sandbox, lambda: _ping(sandbox))
-        assert issue12_steps.lent_by_resync(
+        assert rbac_lifecycle_steps.lifecycle(sandbox, "by-annotation", "pool4") == 204
+        assert rbac_lifecycle_steps.heal(sandbox, "tiny-2", "tiny")
+        assert rbac_lifecycle_steps.external(sandbox)
+        rbac_lifecycle_steps.external_resync(sandbox, lambda: _ping(sandbox))
+        assert rbac_legacy_claim_steps.older_claims(sandbox, {"rack": "r1"})
+        assert rbac_legacy_claim_steps.hand_written_secret(sandbox)
+        assert rbac_redelivery_steps.redelivered(sandbox, "tiny-2", "tiny")
+        assert rbac_redelivery_steps.gated(sandbox, lambda: _ping(sandbox))
+        assert rbac_redelivery_steps.external_twice(sandbox, lambda: _ping(sandbox))
+        assert rbac_redelivery_steps.lent_by_resync(
             sandbox, "late-annotation", "pool4", lambda: _ping(sandbox)
         )
-        assert issue12_steps.names_taken(sandbox)
-        assert issue12_steps.capi_names(sandbox)
-        assert issue12_steps.resync_finds_names(sandbox, lambda: _ping(sandbox))
+        assert rbac_redelivery_steps.names_taken(sandbox)
+        assert rbac_redelivery_steps.capi_names(sandbox)
+        assert rbac_redelivery_steps.resync_finds_names(sandbox, lambda: _ping(sandbox))
         yield list(sandbox.audit.records)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from dhcpless import bench
 from dhcpless.bench import measure, run_bench
 from dhcpless.bench_chaos import measure_chaos
 from dhcpless.bench_report import KEYS
@@ -96,12 +97,25 @@ def test_times_and_processes_are_measured(report: dict[str, Any]) -> None:
 
 
 def test_cli_entry_prints_json_and_a_png(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    report: dict[str, Any],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """The entry prints the run's report as JSON and plots it; the run itself is the module's
+    (`report`), measured once: a second bench run here would only repeat it."""
+    asked: list[tuple[int, int]] = []
+
+    def measured(hosts: int, pools: int, **_: object) -> dict[str, Any]:
+        asked.append((hosts, pools))
+        return report
+
+    monkeypatch.setattr(bench, "measure", measured)
     png = tmp_path / "plot.png"
-    assert run_bench(3, 1, True, png) == 0
+    assert run_bench(HOSTS, POOLS, True, png) == 0
     printed = json.loads(capsys.readouterr().out)
-    assert printed["hosts"] == 3 and printed["unpaused"] == 3
+    assert asked == [(HOSTS, POOLS)]
+    assert printed["hosts"] == HOSTS and printed["unpaused"] == HOSTS
     assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 

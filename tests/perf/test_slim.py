@@ -22,7 +22,7 @@ from dhcpless import bench_coldstart, keys
 from dhcpless.keys import EventType, FunctionName
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.processes import ProcessSpec
-from tests.e2e import harness, objects
+from tests.support import harness, objects
 from tests.support.waits import seconds
 
 ROOT = Path(__file__).resolve().parents[2]

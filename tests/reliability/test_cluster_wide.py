@@ -10,7 +10,6 @@ refused (no 403), and resync lists the hosts of exactly the selected namespaces.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from dhcpless.sandbox.world import World, WorldSettings
 from functions.resync.app import watched_namespaces
 from functions.resync.settings import ResyncSettings
 from tests.manifests.support import ROOT, kustomize
+from tests.support.waits import eventually, seconds
 
 pytestmark = [pytest.mark.e2e, pytest.mark.kubectl]
 
@@ -80,14 +80,15 @@ def _labelled(objs: list[dict[str, object]], selected: bool) -> list[dict[str, o
     return objs
 
 
-def _available(world: World, namespace: str, hosts: int) -> bool:
-    api, deadline = world.api_client(), time.monotonic() + 90
-    while time.monotonic() < deadline:
-        rows = observe(api, namespace)
-        if len(rows) == hosts and all(r.state == "available" for r in rows):
-            return True
-        time.sleep(0.1)  # polling the API until the chain is done (deadline above)
-    return False
+def _all_available(world: World, namespace: str, hosts: int) -> None:
+    """Poll the API until the chain has made every host of `namespace` available."""
+    api = world.api_client()
+
+    def states() -> list[str] | None:
+        found = [r.state for r in observe(api, namespace)]
+        return found if found == ["available"] * hosts else None
+
+    eventually(states, 45, f"{hosts} hosts of {namespace} available")
 
 
 @pytest.mark.e2e
@@ -99,8 +100,8 @@ def test_hosts_in_three_namespaces_reach_available_with_no_403(world: World) -> 
     for namespace in SELECTED:
         create(world.api_client(), _labelled(inventory(hosts, namespace), selected=True))
     for namespace in SELECTED:
-        assert _available(world, namespace, hosts), observe(world.api_client(), namespace)
-    assert world.broker.wait_idle(10)
+        _all_available(world, namespace, hosts)
+    assert world.broker.wait_idle(seconds(10))
     assert [str(d) for d in world.authorizer.denied] == []
     used = {(r.identity, r.namespace) for r in world.sandbox.audit.records}
     for namespace in SELECTED:

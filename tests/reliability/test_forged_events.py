@@ -16,8 +16,8 @@ from cloudevents.core.bindings.http import to_binary_event
 
 from dhcpless import keys
 from dhcpless.keys import EventType
-from tests.e2e import harness, scenario
 from tests.fuzz.world import Fuzzed, Obj, fuzzed, revision
+from tests.support import harness, scenario
 
 Forge = Callable[[Obj], Obj]
 

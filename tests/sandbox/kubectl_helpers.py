@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,8 +11,8 @@ from typing import Any
 import pytest
 
 from dhcpless.sandbox.apiserver import SandboxServer
+from tests.support.kubectl import KUBECTL
 
-KUBECTL = Path(sys.executable).parent / "kubectl"
 Run = Callable[..., subprocess.CompletedProcess[str]]
 HOST = """\
 apiVersion: metal3.io/v1alpha1

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from tests.conftest import REPO_ROOT
+from tests.support import upstream
 
 JSON = dict[str, Any]
 OURS = REPO_ROOT / "shared" / "dhcpless" / "sandbox" / "crds"
@@ -40,8 +40,7 @@ def walk(schema: JSON, path: str = "") -> Iterator[tuple[str, str | None]]:
 
 
 def served(path: Path) -> dict[str, JSON]:
-    crd = yaml.safe_load(path.read_text())
-    return {v["name"]: v for v in crd["spec"]["versions"] if v.get("served")}
+    return upstream.versions(path, served_only=True)
 
 
 def fields(version: JSON) -> dict[str, str | None]:
@@ -55,7 +54,7 @@ def cases(shared: Path) -> Iterator[Any]:
             yield pytest.param(name, version, id=f"{name.split('_')[1]}-{version}")
 
 
-SHARED = REPO_ROOT.parent / "shared" / "crds"
+SHARED = upstream.CRDS
 
 
 @pytest.mark.parametrize(("name", "version"), list(cases(SHARED)))

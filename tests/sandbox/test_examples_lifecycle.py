@@ -12,26 +12,22 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO_ROOT
+from tests.support.kubectl import KUBECTL, kubectl_binary
 from tests.support.sandbox_process import running_sandbox
+from tests.support.waits import eventually, seconds
 
 pytestmark = [pytest.mark.kubectl, pytest.mark.e2e]
-KUBECTL = Path(sys.executable).parent / "kubectl"
 
 
 @pytest.fixture
 def kubeconfig(tmp_path: Path) -> Iterator[Path]:
-    if not KUBECTL.exists():
-        pytest.fail(
-            f"kubectl not found next to the interpreter ({KUBECTL}): install the test group"
-        )
+    kubectl_binary()
     with running_sandbox(tmp_path / "sandbox.kubeconfig") as path:
         yield path
 
@@ -41,18 +37,9 @@ def kubectl(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
         [str(KUBECTL), "--kubeconfig", str(config), *args],
         capture_output=True,
         text=True,
-        timeout=90,
+        timeout=seconds(45),
         check=False,
     )
-
-
-def wait_for(check: object, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if callable(check) and check():
-            return True
-        time.sleep(0.3)
-    return False
 
 
 def states(config: Path) -> list[str]:
@@ -69,12 +56,12 @@ def test_deleting_the_examples_leaves_no_namespace_terminating(kubeconfig: Path)
     examples = str(REPO_ROOT / "examples")
     applied = kubectl(kubeconfig, "apply", "-f", examples)
     assert applied.returncode == 0, applied.stderr
-    assert wait_for(lambda: set(states(kubeconfig)) == {"available"}, 60), states(kubeconfig)
+    eventually(lambda: set(states(kubeconfig)) == {"available"}, 30, "every example available")
     claims = kubectl(kubeconfig, "get", "ipclaims", "-n", "metal3-demo", "-o", "name").stdout
     assert claims.split(), "the hosts claimed no addresses: nothing would hold the namespace"
     deleted = kubectl(kubeconfig, "delete", "-f", examples)
     assert 'namespace "metal3-demo" deleted' in deleted.stdout
     others = [line for line in deleted.stderr.splitlines() if "(NotFound)" not in line]
     assert others == []
-    assert wait_for(lambda: "metal3-demo" not in namespaces(kubeconfig), 30), namespaces(kubeconfig)
+    eventually(lambda: "metal3-demo" not in namespaces(kubeconfig), 15, "the namespace gone")
     assert set(namespaces(kubeconfig).values()) == {"Active"}

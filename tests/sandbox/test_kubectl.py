@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import queue
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,11 +22,11 @@ import pytest
 import yaml
 
 from dhcpless.sandbox.apiserver import SandboxServer
+from tests.support.kubectl import KUBECTL
 from tests.support.waits import seconds
 
 pytestmark = pytest.mark.kubectl
 
-KUBECTL = Path(sys.executable).parent / "kubectl"
 OBJECTS = """\
 apiVersion: metal3.io/v1alpha1
 kind: BareMetalHost

@@ -14,7 +14,7 @@ from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.wiring import PING_TYPE
-from tests.e2e import harness, objects, scenario
+from tests.support import harness, objects, scenario
 
 Obj = dict[str, Any]
 

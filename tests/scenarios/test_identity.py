@@ -15,8 +15,8 @@ import pytest
 from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness, objects
 from tests.scenarios import steps
+from tests.support import harness, objects
 
 FULFIL = "ipclaim-fulfilment"
 SECRET = "host-0" + keys.SECRET_NAME_SUFFIX

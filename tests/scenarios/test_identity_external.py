@@ -8,9 +8,9 @@ from kubernetes import client as k8s
 from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.sandbox.capi_ipam import load_crds
-from tests.e2e import harness, objects
-from tests.manifests.issue6_steps import CAPI_GROUP, external_world
+from tests.manifests.rbac_lifecycle_steps import CAPI_GROUP, external_world
 from tests.scenarios import steps
+from tests.support import harness, objects
 
 
 def test_a_foreign_ipaddressclaim_under_our_name_is_a_conflict() -> None:

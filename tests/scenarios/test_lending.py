@@ -18,8 +18,8 @@ import yaml
 
 from dhcpless import keys
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.e2e import harness, objects
 from tests.scenarios import steps
+from tests.support import harness, objects
 
 CLAIM = "host-0-pool4"
 M3M = "m3m-0"

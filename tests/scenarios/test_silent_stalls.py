@@ -19,9 +19,9 @@ from dhcpless.chain.decide import stalls
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.capi_ipam import load_crds
-from tests.e2e import harness, objects
-from tests.manifests.issue6_steps import CAPI_GROUP, external_world
+from tests.manifests.rbac_lifecycle_steps import CAPI_GROUP, external_world
 from tests.scenarios import steps
+from tests.support import harness, objects
 
 
 def _pool(cluster: str | None) -> steps.Obj:

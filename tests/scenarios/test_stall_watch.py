@@ -11,7 +11,7 @@ from dhcpless.kube.recorder import Reason, record
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
 from dhcpless.sandbox.stall_watch import StallWatch
-from tests.e2e import harness, objects
+from tests.support import harness, objects
 
 
 @pytest.mark.parametrize(

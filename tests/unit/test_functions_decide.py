@@ -27,7 +27,7 @@ from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret, network_template_from_k8s
 from dhcpless.resolve import TemplateKind, TemplateRef
-from tests.e2e import objects
+from tests.support import objects
 
 REF = TemplateRef(TemplateKind.METAL3_DATA_TEMPLATE, keys.CAPM3_GROUP, "tmpl", objects.NS)
 

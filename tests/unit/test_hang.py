@@ -24,7 +24,7 @@ from dhcpless.chain.decide import hang
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
 from functions.resync.settings import ResyncSettings
-from tests.e2e import objects
+from tests.support import objects
 
 NOW = datetime(2030, 1, 1, 0, 15, tzinfo=UTC)
 AT = "2030-01-01T00:00:00Z"  # 900 s before NOW

@@ -21,8 +21,8 @@ from dhcpless.models import BareMetalHost
 from dhcpless.models.netdata import NetworkData
 from dhcpless.render import Address, render_network_data
 from dhcpless.rendercmd import EXIT_OK, run_render
-from tests.e2e import objects
 from tests.ironic_schema import ironic_errors
+from tests.support import objects
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "render"
 RENDERS = [

@@ -11,7 +11,7 @@ import pytest
 
 from dhcpless.chain.actions import RecordEvent
 from dhcpless.chain.decide import decide
-from tests.e2e import objects
+from tests.support import objects
 
 from .test_functions_decide import facts, found
 

@@ -16,9 +16,10 @@ import pytest
 import yaml
 
 from dhcpless.rendercmd import EXIT_FAILED, EXIT_OK, EXIT_USAGE, run_render
+from tests.support import upstream
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "render"
-CRDS = Path(__file__).resolve().parents[3] / "shared" / "crds" / "metal3"
+CRDS = upstream.METAL3_CRDS
 SINGLE = FIXTURES / "single-nic"
 BONDED = FIXTURES / "bond-vlan"
 
@@ -140,13 +141,7 @@ def test_formats(fmt: str, message: str) -> None:
 
 
 def _crd_schema(filename: str, version: str) -> dict[str, Any]:
-    path = CRDS / filename
-    if not path.exists():
-        pytest.skip(f"upstream CRDs not found at {CRDS}")
-    crd = yaml.safe_load(path.read_text())
-    served = {v["name"]: v for v in crd["spec"]["versions"]}
-    schema: dict[str, Any] = served[version]["schema"]["openAPIV3Schema"]
-    return schema
+    return upstream.crd_schema(CRDS / filename, version)
 
 
 @pytest.mark.parametrize(

@@ -20,10 +20,11 @@ import yaml
 from dhcpless.models import BareMetalHost
 from dhcpless.render.validate import validate_network_data
 from dhcpless.rendercmd import EXIT_FAILED, EXIT_OK, run_render
+from tests.support import upstream
 
 ROOT = Path(__file__).resolve().parents[2]
 NMSTATE = ROOT / "tests" / "fixtures" / "nmstate"
-UPSTREAM_CRDS = ROOT.parent / "shared" / "crds" / "metal3"
+UPSTREAM_CRDS = upstream.METAL3_CRDS
 OUR_CRDS = ROOT / "deploy" / "crds"
 CASES = [
     pytest.param(NMSTATE / name, id=name) for name in ("ipv4", "ipv6", "dual-stack", "bond", "vlan")
@@ -61,13 +62,7 @@ def test_inputs_pass_pre_unpause_validation(folder: Path) -> None:
 
 
 def _schema(kind: str, version: str) -> dict[str, Any]:
-    path = CRD_FILES[kind]
-    if not path.exists():
-        pytest.fail(f"CRD for {kind} not found at {path}: the checkout needs ../shared beside it")
-    crd = yaml.safe_load(path.read_text())
-    served = {v["name"]: v for v in crd["spec"]["versions"]}
-    schema: dict[str, Any] = served[version]["schema"]["openAPIV3Schema"]
-    return schema
+    return upstream.crd_schema(CRD_FILES[kind], version)
 
 
 @pytest.mark.parametrize("folder", CASES)

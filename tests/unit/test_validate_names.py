@@ -23,7 +23,7 @@ from dhcpless.render.problem import MAX_PER_RULE
 from dhcpless.render.validate import validate_network_data
 from dhcpless.sandbox import ramdisk
 from dhcpless.sandbox.ramdisk import GleanDistro, GleanMode
-from tests.e2e import objects
+from tests.support import objects
 
 from .test_functions_decide import bmh, found
 from .test_validate import HOST, MAC0, bond, doc, phy, v4, vlan

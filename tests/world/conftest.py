@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from kubernetes import client
 
 from dhcpless.sandbox.apiserver import SandboxServer
+from tests.support import upstream
 
-UPSTREAM_CRDS = Path(__file__).resolve().parents[2].parent / "shared" / "crds" / "metal3"
+UPSTREAM_CRDS = upstream.METAL3_CRDS
 METAL3_CRDS = tuple(
     sorted(
-        p for p in UPSTREAM_CRDS.glob("*.yaml") if p.name.startswith(("ipam.", "metal3.io_bare"))
+        p
+        for p in upstream.required(UPSTREAM_CRDS).glob("*.yaml")
+        if p.name.startswith(("ipam.", "metal3.io_bare"))
     )
 )
 """The upstream IPAM and BareMetalHost CRDs (the strictest schemas our stand-ins write to)."""

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -35,11 +34,11 @@ from dhcpless.demo_inventory import NAMESPACE, create, host, inventory
 from dhcpless.demo_policy import PolicyNote
 from dhcpless.demo_report import observe
 from dhcpless.sandbox.world import World, WorldSettings
+from tests.support.kubectl import KUBECTL
 from tests.support.waits import eventually
 
 pytestmark = [pytest.mark.e2e, pytest.mark.kubectl]
 REPO = Path(__file__).resolve().parents[2]
-KUBECTL = Path(sys.executable).parent / "kubectl"
 HOSTS = 3
 DEADLINE = 90.0
 Kubectl = Callable[..., str]

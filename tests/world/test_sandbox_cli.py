@@ -6,20 +6,18 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.kubectl import kubectl_binary
 from tests.support.sandbox_process import running_sandbox
 from tests.support.waits import eventually, seconds
 
 REPO = Path(__file__).resolve().parents[2]
-KUBECTL = shutil.which("kubectl") or str(Path(sys.executable).parent / "kubectl")
 
 
 @pytest.fixture
@@ -30,7 +28,7 @@ def kubeconfig(tmp_path: Path) -> Iterator[Path]:
 
 def kubectl(config: Path, *args: str) -> str:
     done = subprocess.run(
-        [KUBECTL, "--kubeconfig", str(config), *args],
+        [str(kubectl_binary()), "--kubeconfig", str(config), *args],
         capture_output=True,
         text=True,
         timeout=seconds(60),
@@ -46,7 +44,6 @@ def hosts(config: Path) -> dict[str, Any]:
 
 @pytest.mark.kubectl
 @pytest.mark.e2e
-@pytest.mark.skipif(not Path(KUBECTL).exists(), reason="kubectl is not installed")
 def test_examples_reach_available(kubeconfig: Path) -> None:
     kubectl(kubeconfig, "apply", "-f", str(REPO / "examples"))
 

@@ -10,13 +10,13 @@ never brings the pause back.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 import yaml
 
 from dhcpless import keys
+from tests.support.waits import eventually
 from tests.world.test_sandbox_cli import REPO, hosts, kubeconfig, kubectl
 
 __all__ = ["kubeconfig"]  # the fixture, imported for pytest
@@ -28,6 +28,12 @@ def _states(config: Path) -> dict[str, str]:
     return {
         n: (h.get("status") or {}).get("provisioning", {}).get("state") for n, h in found.items()
     }
+
+
+def _all_available(config: Path) -> dict[str, str] | None:
+    """The hosts' states once there are hosts and every one is `available`."""
+    states = _states(config)
+    return states if states and set(states.values()) == {"available"} else None
 
 
 def _unpaused_manifest(tmp_path: Path) -> Path:
@@ -54,12 +60,7 @@ def test_examples_without_the_pause_reach_available(kubeconfig: Path, tmp_path: 
     kubectl(kubeconfig, "label", "namespace", NAMESPACE, scope)
     manifest = _unpaused_manifest(tmp_path)
     kubectl(kubeconfig, "apply", "-f", str(manifest))
-    deadline, states = time.monotonic() + 90, {}
-    while time.monotonic() < deadline:
-        states = _states(kubeconfig)
-        if states and set(states.values()) == {"available"}:
-            break
-        time.sleep(0.3)
+    states = eventually(lambda: _all_available(kubeconfig), 45, "every example host available")
     assert states == dict.fromkeys(states, "available") and len(states) == 5
     kubectl(kubeconfig, "apply", "-f", str(manifest))  # an UPDATE: no pause comes back
     for name, obj in hosts(kubeconfig).items():

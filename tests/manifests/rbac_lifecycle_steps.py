@@ -28,9 +28,9 @@ from dhcpless.sandbox.bmh_status import host_status
 from dhcpless.sandbox.custom_objects import CustomObjects
 from functions.host_registration.app import create_app as registration_app
 from functions.ipclaim_fulfilment.app import create_app as fulfilment_app
-from tests.e2e import harness as e2e
-from tests.e2e import objects, scenario
-from tests.e2e.scenario import Ipam
+from tests.support import harness as e2e
+from tests.support import objects, scenario
+from tests.support.scenario import Ipam
 
 
 def lifecycle(sandbox: SandboxServer, host: str, pool: str) -> int:

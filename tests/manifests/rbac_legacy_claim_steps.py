@@ -22,8 +22,8 @@ from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.custom_objects import CustomObjects
 from functions.ipclaim_fulfilment.app import create_app as fulfilment_app
 from functions.secret_readiness.app import create_app as readiness_app
-from tests.e2e import harness as e2e
-from tests.e2e import objects, scenario
+from tests.support import harness as e2e
+from tests.support import objects, scenario
 
 Obj = dict[str, Any]
 OURS = {keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE}

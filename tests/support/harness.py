@@ -7,7 +7,6 @@ import functools
 import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -22,9 +21,9 @@ from dhcpless.keys import EventType
 from dhcpless.kube import Kube
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from functions.resync.settings import ResyncSettings
-from tests.e2e import objects, scenario
+from tests.support import objects, scenario, upstream
 
-CRDS = Path(__file__).resolve().parents[2].parent / "shared" / "crds" / "metal3"
+CRDS = upstream.METAL3_CRDS
 UPSTREAM = (
     "metal3.io_baremetalhosts.yaml",
     "ipam.metal3.io_ippools.yaml",
@@ -55,7 +54,8 @@ def prepare(sandbox: SandboxServer) -> None:
 def upstream_crds() -> tuple[dict[str, Any], ...]:
     """Parsed once per test process: the upstream YAML is large and slow to parse."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    docs = [d for name in UPSTREAM for d in yaml.load_all((CRDS / name).read_text(), loader)]
+    paths = [upstream.required(CRDS / name) for name in UPSTREAM]
+    docs = [d for path in paths for d in yaml.load_all(path.read_text(), loader)]
     return tuple(d for d in docs if d)
 
 

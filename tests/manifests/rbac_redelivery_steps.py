@@ -23,9 +23,9 @@ from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.custom_objects import CustomObjects
 from functions.host_registration.app import create_app as registration_app
 from functions.ipclaim_fulfilment.app import create_app as fulfilment_app
-from tests.e2e import harness as e2e
-from tests.e2e import objects, scenario
-from tests.manifests import issue6_steps
+from tests.manifests import rbac_lifecycle_steps
+from tests.support import harness as e2e
+from tests.support import objects, scenario
 
 
 def redelivered(sandbox: SandboxServer, host: str, pool: str) -> bool:
@@ -50,9 +50,9 @@ def redelivered(sandbox: SandboxServer, host: str, pool: str) -> bool:
 
 def lent_by_resync(sandbox: SandboxServer, host: str, pool: str, ping: Callable[[], int]) -> bool:
     """True when a resync tick lent the claim CAPM3's Metal3Data waits for."""
-    issue6_steps.associate(sandbox, host)
+    rbac_lifecycle_steps.associate(sandbox, host)
     assert ping() == 204
-    return issue6_steps.owner_kinds(sandbox, host, pool) == ["BareMetalHost", "Metal3Data"]
+    return rbac_lifecycle_steps.owner_kinds(sandbox, host, pool) == ["BareMetalHost", "Metal3Data"]
 
 
 def gated(sandbox: SandboxServer, ping: Callable[[], int]) -> bool:
@@ -149,7 +149,11 @@ def capi_names(sandbox: SandboxServer) -> bool:
     reference = "metal3datatemplates.infrastructure.cluster.x-k8s.io/tmpl-ext"
     with sandbox.api_client() as admin:
         capi = CustomObjects(admin, keys.CAPI_IPAM_GROUP, keys.CAPI_IPAM_VERSION)
-        pool = {"apiGroup": issue6_steps.CAPI_GROUP, "kind": "InClusterIPPool", "name": "ext"}
+        pool = {
+            "apiGroup": rbac_lifecycle_steps.CAPI_GROUP,
+            "kind": "InClusterIPPool",
+            "name": "ext",
+        }
         foreign = {"apiVersion": f"{keys.CAPI_IPAM_GROUP}/{keys.CAPI_IPAM_VERSION}",
                    "kind": "IPAddressClaim", "metadata": {"name": "clashx-0-ext",
                    "namespace": objects.NS}, "spec": {"poolRef": pool}}  # fmt: skip
@@ -182,7 +186,11 @@ def resync_finds_names(sandbox: SandboxServer, ping: Callable[[], int]) -> bool:
         scenario.create(admin, _foreign("IPClaim", "clash-2-pool4"))
         scenario.create(admin, objects.host("clash-2"))
         capi = CustomObjects(admin, keys.CAPI_IPAM_GROUP, keys.CAPI_IPAM_VERSION)
-        pool = {"apiGroup": issue6_steps.CAPI_GROUP, "kind": "InClusterIPPool", "name": "ext"}
+        pool = {
+            "apiGroup": rbac_lifecycle_steps.CAPI_GROUP,
+            "kind": "InClusterIPPool",
+            "name": "ext",
+        }
         foreign = {"apiVersion": f"{keys.CAPI_IPAM_GROUP}/{keys.CAPI_IPAM_VERSION}",
                    "kind": "IPAddressClaim", "metadata": {"name": "clashx-1-ext",
                    "namespace": objects.NS}, "spec": {"poolRef": pool}}  # fmt: skip
