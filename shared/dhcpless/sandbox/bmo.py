@@ -8,13 +8,16 @@ Ironic's schema refuses: no status at all, retried, as BMO does, see `ironic`), 
 `inspecting`, where the "ramdisk" boots glean on the Secret's network data (`ramdisk`). Only
 when the boot NIC gets a static address does the host reach `available`; otherwise it stays
 `inspecting`, as a real host whose ramdisk cannot reach Ironic hangs, and is reported stuck.
-The pieces (`ramdisk`, `bmh_status`, `bmh_secrets`) are re-exported here.
+Past inspection, fast track, the deploy boot, the deployed OS and the cleaning boot follow
+BMO's state machine (`bmo_provisioning`). The pieces (`ramdisk`, `bmh_status`, `bmh_secrets`)
+are re-exported here.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Mapping
 from typing import Any
 
 from kubernetes import client
@@ -27,6 +30,14 @@ from dhcpless.sandbox.bmh_status import (
     missing_secret_message,
     network_data_from_secret,
     provisioning_state,
+)
+from dhcpless.sandbox.bmo_provisioning import (
+    Step,
+    boot_with,
+    cleared_status,
+    deployed_data_name,
+    next_step,
+    provisioned_status,
 )
 from dhcpless.sandbox.controller import Controller
 from dhcpless.sandbox.custom_objects import CustomObjects
@@ -76,14 +87,19 @@ class BMOController(Controller[HostKey]):
         self.refused: dict[HostKey, str] = {}
         """Hosts whose network data Ironic refused at registration (fields and rules only)."""
         self.wire: dict[HostKey, tuple[str, ...]] = {}
-        """What glean configured on each host's boot NIC at its last ramdisk boot: fast track
-        keeps that ramdisk running (`sandbox.wire` counts duplicates on the wire)."""
+        """What glean configured on each host's boot NIC at its last boot (ramdisk or deployed
+        OS): fast track keeps the ramdisk running (`sandbox.wire` counts duplicates)."""
+        self.boots: list[tuple[HostKey, str, tuple[str, ...]]] = []
+        """Every boot in order: host, which machine (`inspect`, `deploy`, `os`, `clean`), and
+        the addresses glean configured."""
 
     def _on_event(self, kind: WatchEvent, host: dict[str, Any]) -> None:
         meta = host.get("metadata", {})
         key = (meta.get("namespace", ""), meta.get("name", ""))
         if kind is WatchEvent.DELETED:
             self._secrets.release(key[0], _secret_name(host))
+            with self._lock:  # the machine is gone with its host (deprovisioned, powered off)
+                self.wire.pop(key, None)
         else:
             self._queue.add(key)
 
@@ -103,7 +119,7 @@ class BMOController(Controller[HostKey]):
             return self._register(key, host)
         if state == ProvisioningState.INSPECTING:
             return self._inspect(key, host)
-        return None
+        return self._after_inspection(key, host)
 
     def _register(self, key: HostKey, host: dict[str, Any]) -> float | None:
         name = _secret_name(host)
@@ -133,12 +149,57 @@ class BMOController(Controller[HostKey]):
             with self._lock:
                 self.stuck[key] = result.reason
             return self._backoff(key)
+        self._record(key, "inspect", result.addresses)
+        self._set_status(key, host_status(ProvisioningState.AVAILABLE))
+        return None
+
+    def _after_inspection(self, key: HostKey, host: dict[str, Any]) -> float | None:
+        step = next_step(host)
+        if step is Step.START_PROVISIONING:
+            self._set_status(key, host_status(ProvisioningState.PROVISIONING))
+        elif step is Step.START_DEPROVISIONING:
+            self._set_status(key, host_status(ProvisioningState.DEPROVISIONING))
+        elif step in (Step.DEPLOY, Step.CLEAN):
+            return self._ramdisk_then(key, host, step)
+        return 0.0 if step is not Step.NOTHING else None
+
+    def _ramdisk_then(self, key: HostKey, host: dict[str, Any], step: Step) -> float | None:
+        """Deploy or cleaning ramdisk on the pre-provisioning Secret as it is now (BMO updated
+        the node's data: `ensureRegistered`); after a deploy, the deployed OS boots."""
+        secret = self._secrets.get(key[0], _secret_name(host))
+        if refusal(secret, self._check) is not None:
+            return self._backoff(key)
+        mac = str((host.get("spec") or {}).get("bootMACAddress", ""))
+        if not self._booted(key, step.value, boot_with(secret, mac, self._boot)):
+            return self._backoff(key)
+        if step is Step.CLEAN:
+            self._set_status(key, cleared_status(host_status(ProvisioningState.AVAILABLE)))
+            return None
+        deployed = self._secrets.get(key[0], deployed_data_name(host))
+        if not self._booted(key, "os", boot_with(deployed, mac, self._boot)):
+            return self._backoff(key)
+        status = host_status(ProvisioningState.PROVISIONED)
+        self._set_status(key, provisioned_status(status, host))
+        return None
+
+    def _boot(self, data: Mapping[str, Any], boot_mac: str) -> BootResult:
+        return ramdisk_boot(data, boot_mac, self._glean_mode)
+
+    def _booted(self, key: HostKey, machine: str, result: BootResult) -> bool:
+        if not result.ok:
+            with self._lock:
+                self.stuck[key] = f"{machine}: {result.reason}"
+            return False
+        self._record(key, machine, result.addresses)
+        return True
+
+    def _record(self, key: HostKey, machine: str, addresses: tuple[str, ...]) -> None:
+        """This host's running machine now has `addresses` (the wire sees it at once)."""
         with self._lock:
             self.stuck.pop(key, None)
             self._retries.pop(key, None)
-            self.wire[key] = result.addresses
-        self._set_status(key, host_status(ProvisioningState.AVAILABLE))
-        return None
+            self.wire[key] = addresses
+            self.boots.append((key, machine, addresses))
 
     def _backoff(self, key: HostKey) -> float:
         with self._lock:
