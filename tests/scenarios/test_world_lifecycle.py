@@ -14,7 +14,7 @@ from kubernetes import client
 from dhcpless import keys
 from dhcpless.demo_inventory import POOL, host
 from dhcpless.keys import ProvisioningState
-from tests.scenarios.world_run import CLEAN, NS, Run, objects, scenario_world
+from tests.scenarios.world_run import NS, Run, judged, objects, scenario_world
 from tests.support.waits import eventually
 
 pytestmark = pytest.mark.slow
@@ -50,7 +50,7 @@ def test_delete_and_recreate(chaotic: bool, later: bool) -> None:
         _served(run)
         assert (run.host("host-000") or {})["metadata"]["uid"] != old_uid
         assert run.address("host-000") != run.address("host-001")
-    assert run.verdict == CLEAN
+    judged(run)
 
 
 @pytest.mark.parametrize("chaotic", MODES)
@@ -66,7 +66,7 @@ def test_delete_the_host_frees_its_address_once(chaotic: bool) -> None:
         assert addresses.count(run.address("host-001")) == 1
         run.create([host(2, NS)])  # the freed address may now go to a new host, and only it
         _served(run, ["host-001", "host-002"])
-    assert run.verdict == CLEAN
+    judged(run)
 
 
 @pytest.mark.parametrize("chaotic", MODES)
@@ -89,7 +89,7 @@ def test_delete_the_secret_or_a_claim_after_release(chaotic: bool, what: str) ->
                    "an address")  # fmt: skip
         assert run.address("host-000") == before  # nothing else took it meanwhile
         assert run.state("host-000") == AVAILABLE.value
-    assert run.verdict == CLEAN
+    judged(run)
 
 
 @pytest.mark.parametrize("chaotic", MODES)
@@ -104,7 +104,7 @@ def test_reapply_the_original_manifests_after_release(chaotic: bool) -> None:
         eventually(lambda: not _paused(run, "host-000"), 60, "released again")
         assert run.address("host-000") == before
         assert run.state("host-000") == AVAILABLE.value
-    assert run.verdict == CLEAN
+    judged(run)
 
 
 def _claim_uid(run: Run, name: str) -> str:

@@ -11,9 +11,10 @@ every running machine). `Run.verdict` holds their counters once the block ends.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kubernetes import client
@@ -25,6 +26,7 @@ from dhcpless.sandbox.bmo import GleanMode
 from dhcpless.sandbox.chaos import Chaos, ChaosSettings
 from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.observer import Observer
+from dhcpless.sandbox.runner import FunctionService, WSGIApp
 from dhcpless.sandbox.stall_watch import StallWatch
 from dhcpless.sandbox.wire import WireWatch, bmo_machines
 from dhcpless.sandbox.world import World, WorldSettings
@@ -47,6 +49,7 @@ class Run:
     api: client.ApiClient
     chaos: Chaos | None
     verdict: dict[str, int] = field(default_factory=dict)
+    injected: dict[str, int] = field(default_factory=dict)
 
     @property
     def hosts(self) -> CustomObjects:
@@ -103,10 +106,11 @@ def objects(hosts: int) -> list[Obj]:
 
 def _world(chaos: Chaos | None) -> World:
     settings = WorldSettings(
-        namespace=NS, resync_seconds=0.5, idle_seconds=1.0, glean_mode=GleanMode.IN_PROCESS,
-        identities=chaos is not None,
-        **({"faults": chaos.settings.faults(), "ipam_delay": 0.002} if chaos else {}),
-    )  # fmt: skip
+        namespace=NS, resync_seconds=0.5, idle_seconds=1.0, glean_mode=GleanMode.IN_PROCESS
+    )
+    if chaos is not None:
+        faults = chaos.settings.faults()
+        settings = replace(settings, identities=True, faults=faults, ipam_delay=0.002)
     world = World(settings)
     if chaos is not None:
         world.broker.publish = chaos.delaying(world.broker.publish)  # type: ignore[method-assign]
@@ -116,8 +120,12 @@ def _world(chaos: Chaos | None) -> World:
 def _arm(world: World, chaos: Chaos) -> None:
     world.sandbox.fault = chaos.api_fault
     for service in world.services.values():
-        service.wrap_app(lambda factory, s=service: chaos.killing(s, factory))
+        service.wrap_app(functools.partial(_killing, chaos, service))
     chaos.run_schedules(world.ipam, world.restart_event_source)
+
+
+def _killing(chaos: Chaos, service: FunctionService, factory: Callable[[], WSGIApp]) -> Any:
+    return chaos.killing(service, factory)
 
 
 @contextmanager
@@ -144,6 +152,13 @@ def scenario_world(chaotic: bool, seed: int = 1) -> Iterator[Run]:
             judge.stop()
         world.broker.wait_idle(15)
         world.stop()
+    run.injected = {k: n for k, n in (chaos.injected if chaos else {}).items() if n}
     run.verdict = observer.violations() | {
         "silent_stalls": stalls.count(), "duplicate_on_wire": wire.count()
     }  # fmt: skip
+
+
+def judged(run: Run) -> None:
+    """Every judge's counter is 0, and a chaos run did meet faults (not a quiet run)."""
+    assert run.verdict == CLEAN
+    assert run.chaos is None or run.injected, "a chaos run in which no fault was injected"
