@@ -12,6 +12,7 @@ every running machine). `Run.verdict` holds their counters once the block ends.
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -48,6 +49,7 @@ class Run:
     world: World
     api: client.ApiClient
     chaos: Chaos | None
+    stalls: StallWatch
     verdict: dict[str, int] = field(default_factory=dict)
     injected: dict[str, int] = field(default_factory=dict)
 
@@ -93,6 +95,11 @@ class Run:
     def wire_of(self, host: str) -> tuple[str, ...]:
         """What the host's running machine configured (BMO's wire record)."""
         return tuple(a.split("/")[0] for a in self.world.bmo.wire.get((NS, host), ()))
+
+    def past_the_stall_bound(self) -> None:
+        """Judge the hosts waiting now as if the stall bound had passed: each must already
+        carry a Warning saying why (a wait that would be a silent stall counts now)."""
+        self.stalls.look(now=time.monotonic() + seconds(STALL_BOUND))
 
     def create(self, objects: list[Obj]) -> None:
         create(self.api, objects)
@@ -142,7 +149,7 @@ def scenario_world(chaotic: bool, seed: int = 1) -> Iterator[Run]:
         judge.start()
     if chaos is not None:
         _arm(world, chaos)
-    run = Run(world, api, chaos)
+    run = Run(world, api, chaos, stalls)
     try:
         yield run
     finally:
