@@ -12,6 +12,7 @@ every running machine). `Run.verdict` holds their counters once the block ends.
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,10 +24,13 @@ from kubernetes import client
 from dhcpless import keys
 from dhcpless.demo_inventory import POOL, create, inventory
 from dhcpless.keys import ProvisioningState
+from dhcpless.sandbox.apiserver.request import RequestInfo
+from dhcpless.sandbox.apiserver.status import ApiError
 from dhcpless.sandbox.bmo import GleanMode
 from dhcpless.sandbox.chaos import Chaos, ChaosSettings
 from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.observer import Observer
+from dhcpless.sandbox.rbac import SERVICE_ACCOUNT_PREFIX
 from dhcpless.sandbox.runner import FunctionService, WSGIApp
 from dhcpless.sandbox.stall_watch import StallWatch
 from dhcpless.sandbox.wire import WireWatch, bmo_machines
@@ -37,6 +41,7 @@ NS = "scn"
 Obj = dict[str, Any]
 STALL_BOUND = 20.0
 """Seconds a host may stay paused for us without a Warning (quiet-machine; scaled)."""
+Fault = Callable[[RequestInfo], ApiError | None]
 VIOLATIONS = ("double_allocations", "foreign_pauses_removed", "overwritten_network_data_names",
               "unpaused_without_valid_data", "silent_stalls", "duplicate_on_wire")  # fmt: skip
 CLEAN = dict.fromkeys(VIOLATIONS, 0)
@@ -50,6 +55,8 @@ class Run:
     api: client.ApiClient
     chaos: Chaos | None
     stalls: StallWatch
+    gate: threading.Event = field(default_factory=threading.Event)
+    """Lets the functions write hosts again (`scenario_world(hold=True)`)."""
     verdict: dict[str, int] = field(default_factory=dict)
     injected: dict[str, int] = field(default_factory=dict)
 
@@ -113,11 +120,12 @@ def objects(hosts: int) -> list[Obj]:
 
 def _world(chaos: Chaos | None) -> World:
     settings = WorldSettings(
-        namespace=NS, resync_seconds=0.5, idle_seconds=1.0, glean_mode=GleanMode.IN_PROCESS
-    )
+        namespace=NS, resync_seconds=0.5, idle_seconds=1.0, glean_mode=GleanMode.IN_PROCESS,
+        identities=True,  # the functions call as themselves: fault hooks tell them apart
+    )  # fmt: skip
     if chaos is not None:
         faults = chaos.settings.faults()
-        settings = replace(settings, identities=True, faults=faults, ipam_delay=0.002)
+        settings = replace(settings, faults=faults, ipam_delay=0.002)
     world = World(settings)
     if chaos is not None:
         world.broker.publish = chaos.delaying(world.broker.publish)  # type: ignore[method-assign]
@@ -135,12 +143,30 @@ def _killing(chaos: Chaos, service: FunctionService, factory: Callable[[], WSGIA
     return chaos.killing(service, factory)
 
 
+def _holding_releases(gate: threading.Event, then: Fault | None) -> Fault:
+    """Until `gate` opens, every function's write to a BareMetalHost (the release) fails
+    with 503 (a transient error: retried); everything else passes to `then` (chaos)."""
+
+    def fault(info: RequestInfo) -> ApiError | None:
+        ours = info.identity.startswith(SERVICE_ACCOUNT_PREFIX)
+        writes = info.verb in ("update", "patch") and info.resource == "baremetalhosts"
+        if ours and writes and not gate.is_set():
+            return ApiError(503, "ServiceUnavailable", "held by the scenario")
+        return then(info) if then is not None else None
+
+    return fault
+
+
 @contextmanager
-def scenario_world(chaotic: bool, seed: int = 1) -> Iterator[Run]:
-    """A world with the judges watching `NS`; on exit `run.verdict` has their counters."""
+def scenario_world(chaotic: bool, seed: int = 1, hold: bool = False) -> Iterator[Run]:
+    """A world with the judges watching `NS`; on exit `run.verdict` has their counters.
+    `hold`: no function can release a host (nor write one) until `run.gate` is set."""
     chaos = Chaos(ChaosSettings(seed=seed)) if chaotic else None
     world = _world(chaos)
     world.start()
+    gate = threading.Event()
+    if not hold:
+        gate.set()
     api = world.api_client()
     create(api, [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NS}}])
     observer, stalls = Observer(api, NS), StallWatch(api, NS, bound=seconds(STALL_BOUND))
@@ -149,10 +175,12 @@ def scenario_world(chaotic: bool, seed: int = 1) -> Iterator[Run]:
         judge.start()
     if chaos is not None:
         _arm(world, chaos)
-    run = Run(world, api, chaos, stalls)
+    world.sandbox.fault = _holding_releases(gate, world.sandbox.fault)
+    run = Run(world, api, chaos, stalls, gate)
     try:
         yield run
     finally:
+        gate.set()
         if chaos is not None:
             chaos.stop()
         for judge in (observer, stalls, wire):
