@@ -121,3 +121,18 @@ def _secret_exists(run: Run) -> bool:
 def _paused(run: Run) -> bool:
     annotations = (run.host(HOST) or {"metadata": {}})["metadata"].get("annotations") or {}
     return annotations.get(keys.PAUSED_ANNOTATION) == keys.PREPROVISIONING_PAUSE
+
+
+@pytest.mark.parametrize("chaotic", MODES)
+def test_relabel_before_the_secret_is_written(chaotic: bool) -> None:
+    """Relabelled while its claim waits (the pool is not there yet): the Secret is rendered
+    from the template that selects the host when the address comes (finding 6)."""
+    pool, *rest = objects(1)
+    with scenario_world(chaotic) as run:
+        run.create([*rest, *_other_template([pool, *rest])])
+        eventually(lambda: run.ipam.list_items("ipclaims", NS), 60, "the claim made")
+        _relabel(run)
+        run.create([pool])
+        run.reach([HOST], ProvisioningState.AVAILABLE)
+        assert _dns(_document(run)) == ["9.9.9.9"] and run.owns_its_claim(HOST)
+    judged(run)
