@@ -27,7 +27,6 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
 from dhcpless import keys
-from dhcpless.demo_inventory import TEMPLATE
 from dhcpless.keys import ProvisioningState
 from dhcpless.sandbox import capm3_objects as objects
 from dhcpless.sandbox.bmh_status import provisioning_state
@@ -43,6 +42,8 @@ log = logging.getLogger(__name__)
 
 HostKey = tuple[str, str]
 Obj = dict[str, Any]
+TEMPLATE = "preprov"
+"""The Metal3DataTemplate the Metal3Machines name by default (the demo inventory's)."""
 REQUEUE = 0.1
 """Seconds between looks while a claim is not usable yet (upstream: 30 s)."""
 
