@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
 from typing import Any
 
 from kubernetes import client
@@ -31,14 +30,7 @@ from dhcpless.sandbox.bmh_status import (
     network_data_from_secret,
     provisioning_state,
 )
-from dhcpless.sandbox.bmo_provisioning import (
-    Step,
-    boot_with,
-    cleared_status,
-    deployed_data_name,
-    next_step,
-    provisioned_status,
-)
+from dhcpless.sandbox.bmo_boots import HostKey, MachineBoots
 from dhcpless.sandbox.controller import Controller
 from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.ironic import NetworkDataCheck, project_rules, refusal
@@ -51,8 +43,6 @@ __all__ += ["host_status", "missing_secret_message", "network_data_from_secret"]
 
 log = logging.getLogger(__name__)
 
-HostKey = tuple[str, str]
-"""(namespace, name) of a BareMetalHost."""
 
 _PLURAL = "baremetalhosts"
 _BACKOFF_MIN, _BACKOFF_MAX = 0.2, 5.0
@@ -62,7 +52,7 @@ def _secret_name(host: dict[str, Any]) -> str | None:
     return (host.get("spec") or {}).get("preprovisioningNetworkDataName")
 
 
-class BMOController(Controller[HostKey]):
+class BMOController(MachineBoots, Controller[HostKey]):
     """Reconciles BareMetalHosts: register, inspect (ramdisk boot), available."""
 
     def __init__(
@@ -152,54 +142,6 @@ class BMOController(Controller[HostKey]):
         self._record(key, "inspect", result.addresses)
         self._set_status(key, host_status(ProvisioningState.AVAILABLE))
         return None
-
-    def _after_inspection(self, key: HostKey, host: dict[str, Any]) -> float | None:
-        step = next_step(host)
-        if step is Step.START_PROVISIONING:
-            self._set_status(key, host_status(ProvisioningState.PROVISIONING))
-        elif step is Step.START_DEPROVISIONING:
-            self._set_status(key, host_status(ProvisioningState.DEPROVISIONING))
-        elif step in (Step.DEPLOY, Step.CLEAN):
-            return self._ramdisk_then(key, host, step)
-        return 0.0 if step is not Step.NOTHING else None
-
-    def _ramdisk_then(self, key: HostKey, host: dict[str, Any], step: Step) -> float | None:
-        """Deploy or cleaning ramdisk on the pre-provisioning Secret as it is now (BMO updated
-        the node's data: `ensureRegistered`); after a deploy, the deployed OS boots."""
-        secret = self._secrets.get(key[0], _secret_name(host))
-        if refusal(secret, self._check) is not None:
-            return self._backoff(key)
-        mac = str((host.get("spec") or {}).get("bootMACAddress", ""))
-        if not self._booted(key, step.value, boot_with(secret, mac, self._boot)):
-            return self._backoff(key)
-        if step is Step.CLEAN:
-            self._set_status(key, cleared_status(host_status(ProvisioningState.AVAILABLE)))
-            return None
-        deployed = self._secrets.get(key[0], deployed_data_name(host))
-        if not self._booted(key, "os", boot_with(deployed, mac, self._boot)):
-            return self._backoff(key)
-        status = host_status(ProvisioningState.PROVISIONED)
-        self._set_status(key, provisioned_status(status, host))
-        return None
-
-    def _boot(self, data: Mapping[str, Any], boot_mac: str) -> BootResult:
-        return ramdisk_boot(data, boot_mac, self._glean_mode)
-
-    def _booted(self, key: HostKey, machine: str, result: BootResult) -> bool:
-        if not result.ok:
-            with self._lock:
-                self.stuck[key] = f"{machine}: {result.reason}"
-            return False
-        self._record(key, machine, result.addresses)
-        return True
-
-    def _record(self, key: HostKey, machine: str, addresses: tuple[str, ...]) -> None:
-        """This host's running machine now has `addresses` (the wire sees it at once)."""
-        with self._lock:
-            self.stuck.pop(key, None)
-            self._retries.pop(key, None)
-            self.wire[key] = addresses
-            self.boots.append((key, machine, addresses))
 
     def _backoff(self, key: HostKey) -> float:
         with self._lock:
