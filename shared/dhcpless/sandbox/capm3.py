@@ -29,6 +29,7 @@ from kubernetes.client.exceptions import ApiException
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
 from dhcpless.sandbox import capm3_objects as objects
+from dhcpless.sandbox import capm3_teardown as teardown
 from dhcpless.sandbox.bmh_status import provisioning_state
 from dhcpless.sandbox.capm3_objects import CAPM3, data_name, machine_name, owned_by
 from dhcpless.sandbox.capm3_render import network_data
@@ -158,18 +159,7 @@ class CAPM3Controller(Controller[HostKey]):
         with self._lock:
             self.deployed.pop(host, None)
             self.held |= set() if again else {host}
-        spec = {"image": None, "networkData": None, "consumerRef": None}
-        self._hosts.patch("baremetalhosts", namespace, host, {"spec": spec})
-        for claim in self._ipam.list_items("ipclaims", namespace):
-            labels = claim["metadata"].get("labels") or {}
-            if labels.get(keys.CAPM3_DATA_NAME_LABEL) == data_name(host):
-                self._ipam.remove_finalizer("ipclaims", claim, keys.CAPM3_DATA_FINALIZER)
-                self._ipam.delete("ipclaims", namespace, claim["metadata"]["name"])
-        for plural, name in (("metal3datas", data_name(host)),
-                             ("metal3dataclaims", machine_name(host)),
-                             ("metal3machines", machine_name(host))):  # fmt: skip
-            if self._capm3.get(plural, namespace, name) is not None:
-                self._capm3.delete(plural, namespace, name)
+        teardown.release(self._hosts, self._ipam, self._capm3, namespace, host)
 
 
 def _provisionable(host: Obj, machine: str) -> bool:
