@@ -11,12 +11,11 @@ every running machine). `Run.verdict` holds their counters once the block ends.
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from kubernetes import client
@@ -24,24 +23,19 @@ from kubernetes import client
 from dhcpless import keys
 from dhcpless.demo_inventory import POOL, create, inventory
 from dhcpless.keys import ProvisioningState
-from dhcpless.sandbox.apiserver.request import RequestInfo
-from dhcpless.sandbox.apiserver.status import ApiError
-from dhcpless.sandbox.bmo import GleanMode
 from dhcpless.sandbox.chaos import Chaos, ChaosSettings
 from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.observer import Observer
-from dhcpless.sandbox.rbac import SERVICE_ACCOUNT_PREFIX
-from dhcpless.sandbox.runner import FunctionService, WSGIApp
 from dhcpless.sandbox.stall_watch import StallWatch
 from dhcpless.sandbox.wire import WireWatch, bmo_machines
-from dhcpless.sandbox.world import World, WorldSettings
+from dhcpless.sandbox.world import World
+from tests.scenarios.world_faults import arm, chaos_world, holding_releases
 from tests.support.waits import eventually, seconds
 
 NS = "scn"
 Obj = dict[str, Any]
 STALL_BOUND = 20.0
 """Seconds a host may stay paused for us without a Warning (quiet-machine; scaled)."""
-Fault = Callable[[RequestInfo], ApiError | None]
 VIOLATIONS = ("double_allocations", "foreign_pauses_removed", "overwritten_network_data_names",
               "unpaused_without_valid_data", "silent_stalls", "duplicate_on_wire")  # fmt: skip
 CLEAN = dict.fromkeys(VIOLATIONS, 0)
@@ -118,51 +112,12 @@ def objects(hosts: int) -> list[Obj]:
     return inventory(hosts, NS)[1:]
 
 
-def _world(chaos: Chaos | None) -> World:
-    settings = WorldSettings(
-        namespace=NS, resync_seconds=0.5, idle_seconds=1.0, glean_mode=GleanMode.IN_PROCESS,
-        identities=True,  # the functions call as themselves: fault hooks tell them apart
-    )  # fmt: skip
-    if chaos is not None:
-        faults = chaos.settings.faults()
-        settings = replace(settings, faults=faults, ipam_delay=0.002)
-    world = World(settings)
-    if chaos is not None:
-        world.broker.publish = chaos.delaying(world.broker.publish)  # type: ignore[method-assign]
-    return world
-
-
-def _arm(world: World, chaos: Chaos) -> None:
-    world.sandbox.fault = chaos.api_fault
-    for service in world.services.values():
-        service.wrap_app(functools.partial(_killing, chaos, service))
-    chaos.run_schedules(world.ipam, world.restart_event_source)
-
-
-def _killing(chaos: Chaos, service: FunctionService, factory: Callable[[], WSGIApp]) -> Any:
-    return chaos.killing(service, factory)
-
-
-def _holding_releases(gate: threading.Event, then: Fault | None) -> Fault:
-    """Until `gate` opens, every function's write to a BareMetalHost (the release) fails
-    with 503 (a transient error: retried); everything else passes to `then` (chaos)."""
-
-    def fault(info: RequestInfo) -> ApiError | None:
-        ours = info.identity.startswith(SERVICE_ACCOUNT_PREFIX)
-        writes = info.verb in ("update", "patch") and info.resource == "baremetalhosts"
-        if ours and writes and not gate.is_set():
-            return ApiError(503, "ServiceUnavailable", "held by the scenario")
-        return then(info) if then is not None else None
-
-    return fault
-
-
 @contextmanager
 def scenario_world(chaotic: bool, seed: int = 1, hold: bool = False) -> Iterator[Run]:
     """A world with the judges watching `NS`; on exit `run.verdict` has their counters.
     `hold`: no function can release a host (nor write one) until `run.gate` is set."""
     chaos = Chaos(ChaosSettings(seed=seed)) if chaotic else None
-    world = _world(chaos)
+    world = chaos_world(chaos, NS)
     world.start()
     gate = threading.Event()
     if not hold:
@@ -174,8 +129,8 @@ def scenario_world(chaotic: bool, seed: int = 1, hold: bool = False) -> Iterator
     for judge in (observer, stalls, wire):
         judge.start()
     if chaos is not None:
-        _arm(world, chaos)
-    world.sandbox.fault = _holding_releases(gate, world.sandbox.fault)
+        arm(world, chaos)
+    world.sandbox.fault = holding_releases(gate, world.sandbox.fault)
     run = Run(world, api, chaos, stalls, gate)
     try:
         yield run
