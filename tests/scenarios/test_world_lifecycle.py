@@ -73,7 +73,7 @@ LOST_DELETE = pytest.mark.xfail(
     strict=False,
     reason="chain: a claim deleted after release is claimed again only on its DELETE event "
     "(ipclaim-fulfilment, chain.reclaim); resync does not redo it, so when chaos loses that "
-    "event the host keeps no claim and IPAM may give its address away",
+    "event the host keeps no claim and IPAM may give its address away (seen with seed 1)",
 )
 DELETIONS = [
     pytest.param(False, "secret", id="secret-fault-free"),
