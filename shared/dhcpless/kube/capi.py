@@ -1,8 +1,9 @@
 """Cluster API reads beside the main adapter (`kube.client`, at its size limit): does a Cluster
 exist (`chain.stalls`, a pool's `spec.clusterName`), and one IPAddressClaim (`chain.identity`).
 
-CAPI serves `cluster.x-k8s.io` v1beta2 now and v1beta1 on older installations: v1beta2 is
-read first, v1beta1 when v1beta2 is not served. No Cluster kind at all reads as "no Cluster".
+CAPI serves `cluster.x-k8s.io` and `ipam.cluster.x-k8s.io` at v1beta2 now (v1beta1 is
+deprecated, and the only version of older installations): v1beta2 is read first, v1beta1 when
+v1beta2 is not served. No Cluster kind at all reads as "no Cluster".
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dhcpless.models import IPAddressClaim
 
 CAPI_GROUP = "cluster.x-k8s.io"
 VERSIONS = ("v1beta2", "v1beta1")
+IPAM_VERSIONS = ("v1beta2", "v1beta1")
 
 
 def cluster_exists(kube: Kube, namespace: str, name: str) -> bool:
@@ -32,11 +34,34 @@ def cluster_exists(kube: Kube, namespace: str, name: str) -> bool:
 
 
 def get_capi_claim(kube: Kube, namespace: str, name: str) -> IPAddressClaim:
-    """One CAPI IPAddressClaim (whose is the claim under our name?); Gone when absent."""
+    """One CAPI IPAddressClaim (whose is the claim under our name?); Gone when absent.
+
+    Read at v1beta2; only when that GET finds nothing and v1beta2 is not served, at v1beta1."""
+    try:
+        return _get_claim(kube, IPAM_VERSIONS[0], namespace, name)
+    except Gone:
+        if _served(kube, IPAM_VERSIONS[0]):
+            raise
+    return _get_claim(kube, IPAM_VERSIONS[1], namespace, name)
+
+
+def _get_claim(kube: Kube, version: str, namespace: str, name: str) -> IPAddressClaim:
     with translated(Verb.GET, f"IPAddressClaim {namespace}/{name}"):
         raw = CustomObjectsApi(kube.api_client).get_namespaced_custom_object(
-            keys.CAPI_IPAM_GROUP, keys.CAPI_IPAM_VERSION, namespace, "ipaddressclaims", name
+            keys.CAPI_IPAM_GROUP, version, namespace, "ipaddressclaims", name
         )
         if not isinstance(raw, dict):
             raise Transient(f"unexpected API response of type {type(raw).__name__}")
         return IPAddressClaim.from_k8s(raw)
+
+
+def _served(kube: Kube, version: str) -> bool:
+    """Does the API serve IPAddressClaims at `ipam.cluster.x-k8s.io/<version>` (discovery)?"""
+    try:
+        with translated(Verb.GET, f"{keys.CAPI_IPAM_GROUP}/{version} discovery"):
+            found = CustomObjectsApi(kube.api_client).get_api_resources(
+                keys.CAPI_IPAM_GROUP, version
+            )
+    except Gone:
+        return False
+    return any(r.name == "ipaddressclaims" for r in (found.resources or []))

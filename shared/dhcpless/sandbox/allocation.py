@@ -2,18 +2,27 @@
 
 Exists apart from the reconcile loop so it can be table-tested against upstream's
 `allocateAddress` without an API server: a requested address (the `ipAddress` annotation) or a
-pre-allocation must lie in some entry (and a requested one must be free); otherwise the first
-free candidate of the first entry that has one. The error texts are upstream's, verbatim,
-because they end up in `IPClaim.status.errorMessage`.
+pre-allocation must lie in some entry (and a requested one must be free); otherwise a free
+candidate of the first entry that has one: the first (`sequential`), or the first at or after a
+random offset, wrapping around (`random`; ip-address-manager `ipam/ippool_manager.go`
+`selectIPFromPool`, `rand.IntN(size)`; the caller passes a seeded `pick`). The error texts are
+upstream's, verbatim, because they end up in `IPClaim.status.errorMessage`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Set
+import itertools
+from collections.abc import Callable, Iterator, Set
 from dataclasses import dataclass
 
 from dhcpless.sandbox.ip_ranges import candidates, entry_range
-from dhcpless.sandbox.ipam_spec import IP, PoolEntry, PoolSpec, parse_ip
+from dhcpless.sandbox.ipam_spec import IP, AllocationStrategy, PoolEntry, PoolSpec, parse_ip
+
+Pick = Callable[[int], int]
+"""A random index below its argument (`random.Random(seed).randrange`)."""
+
+RANDOM_SCAN_LIMIT = 1 << 16
+"""Candidates of one entry a random pick considers (the sandbox's pools are far smaller)."""
 
 REQUESTED_IP_ANNOTATION = "ipAddress"
 """IPClaim annotation asking for one specific address (IPAM >= v1.10)."""
@@ -33,7 +42,13 @@ class AllocationFailed(Exception):
     """Allocation is impossible; the message is what IPAM writes to `status.errorMessage`."""
 
 
-def allocate(spec: PoolSpec, claim: str, requested: str | None, in_use: Set[IP]) -> Allocation:
+def allocate(
+    spec: PoolSpec,
+    claim: str,
+    requested: str | None,
+    in_use: Set[IP],
+    pick: Pick | None = None,
+) -> Allocation:
     """Pick the address for `claim` exactly as IPAM's `allocateAddress` does.
 
     `in_use` holds every allocated address of the pool plus every pre-allocated one.
@@ -57,7 +72,7 @@ def allocate(spec: PoolSpec, claim: str, requested: str | None, in_use: Set[IP])
             if found and wanted is not None and (pre is not None or wanted not in in_use):
                 return _allocation(spec, entry, wanted)
             continue
-        free = next((ip for ip in candidates(entry) if ip not in in_use), None)
+        free = next((ip for ip in _scan(spec, entry, pick) if ip not in in_use), None)
         if free is not None:
             return _allocation(spec, entry, free)
     if requested_seen:
@@ -65,6 +80,15 @@ def allocate(spec: PoolSpec, claim: str, requested: str | None, in_use: Set[IP])
     if pre is not None:
         raise AllocationFailed("Pre-allocated IP out of bond")  # sic: upstream's wording
     raise AllocationFailed("Exhausted IP Pools")
+
+
+def _scan(spec: PoolSpec, entry: PoolEntry, pick: Pick | None) -> Iterator[IP]:
+    """An entry's candidates in the order the pool's strategy scans them."""
+    if spec.allocation_strategy is not AllocationStrategy.RANDOM or pick is None:
+        return candidates(entry)
+    found = list(itertools.islice(candidates(entry), RANDOM_SCAN_LIMIT))
+    start = pick(len(found)) if found else 0
+    return iter(found[start:] + found[:start])
 
 
 def _allocation(spec: PoolSpec, entry: PoolEntry, ip: IP) -> Allocation:

@@ -22,6 +22,16 @@ def provisioning_state(host: Mapping[str, Any], default: str = "") -> Any:
     return ((host.get("status") or {}).get("provisioning") or {}).get("state", default)
 
 
+_RUNNING = frozenset(
+    {
+        ProvisioningState.AVAILABLE,  # fast track: the ramdisk keeps running after inspection
+        ProvisioningState.PROVISIONING,
+        ProvisioningState.PROVISIONED,
+        ProvisioningState.DEPROVISIONING,
+    }
+)
+
+
 def missing_secret_message(name: str, namespace: str) -> str:
     """BMO v0.14's registration error text for a missing preprovisioning Secret."""
     return (
@@ -37,7 +47,7 @@ def host_status(state: ProvisioningState, error: str = "", error_count: int = 0)
         "errorType": "registration error" if error else None,
         "errorMessage": error,
         "errorCount": error_count,
-        "poweredOn": state is ProvisioningState.AVAILABLE,
+        "poweredOn": state in _RUNNING,
         "provisioningFailCount": 0,
         "provisioning": {"ID": "", "state": state.value},
     }

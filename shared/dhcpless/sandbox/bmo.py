@@ -8,7 +8,9 @@ Ironic's schema refuses: no status at all, retried, as BMO does, see `ironic`), 
 `inspecting`, where the "ramdisk" boots glean on the Secret's network data (`ramdisk`). Only
 when the boot NIC gets a static address does the host reach `available`; otherwise it stays
 `inspecting`, as a real host whose ramdisk cannot reach Ironic hangs, and is reported stuck.
-The pieces (`ramdisk`, `bmh_status`, `bmh_secrets`) are re-exported here.
+Past inspection, fast track, the deploy boot, the deployed OS and the cleaning boot follow
+BMO's state machine (`bmo_provisioning`). The pieces (`ramdisk`, `bmh_status`, `bmh_secrets`)
+are re-exported here.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dhcpless.sandbox.bmh_status import (
     network_data_from_secret,
     provisioning_state,
 )
+from dhcpless.sandbox.bmo_boots import HostKey, MachineBoots
 from dhcpless.sandbox.controller import Controller
 from dhcpless.sandbox.custom_objects import CustomObjects
 from dhcpless.sandbox.ironic import NetworkDataCheck, project_rules, refusal
@@ -40,8 +43,6 @@ __all__ += ["host_status", "missing_secret_message", "network_data_from_secret"]
 
 log = logging.getLogger(__name__)
 
-HostKey = tuple[str, str]
-"""(namespace, name) of a BareMetalHost."""
 
 _PLURAL = "baremetalhosts"
 _BACKOFF_MIN, _BACKOFF_MAX = 0.2, 5.0
@@ -51,7 +52,7 @@ def _secret_name(host: dict[str, Any]) -> str | None:
     return (host.get("spec") or {}).get("preprovisioningNetworkDataName")
 
 
-class BMOController(Controller[HostKey]):
+class BMOController(MachineBoots, Controller[HostKey]):
     """Reconciles BareMetalHosts: register, inspect (ramdisk boot), available."""
 
     def __init__(
@@ -76,14 +77,19 @@ class BMOController(Controller[HostKey]):
         self.refused: dict[HostKey, str] = {}
         """Hosts whose network data Ironic refused at registration (fields and rules only)."""
         self.wire: dict[HostKey, tuple[str, ...]] = {}
-        """What glean configured on each host's boot NIC at its last ramdisk boot: fast track
-        keeps that ramdisk running (`sandbox.wire` counts duplicates on the wire)."""
+        """What glean configured on each host's boot NIC at its last boot (ramdisk or deployed
+        OS): fast track keeps the ramdisk running (`sandbox.wire` counts duplicates)."""
+        self.boots: list[tuple[HostKey, str, tuple[str, ...]]] = []
+        """Every boot in order: host, which machine (`inspect`, `deploy`, `os`, `clean`), and
+        the addresses glean configured."""
 
     def _on_event(self, kind: WatchEvent, host: dict[str, Any]) -> None:
         meta = host.get("metadata", {})
         key = (meta.get("namespace", ""), meta.get("name", ""))
         if kind is WatchEvent.DELETED:
             self._secrets.release(key[0], _secret_name(host))
+            with self._lock:  # the machine is gone with its host (deprovisioned, powered off)
+                self.wire.pop(key, None)
         else:
             self._queue.add(key)
 
@@ -103,7 +109,7 @@ class BMOController(Controller[HostKey]):
             return self._register(key, host)
         if state == ProvisioningState.INSPECTING:
             return self._inspect(key, host)
-        return None
+        return self._after_inspection(key, host)
 
     def _register(self, key: HostKey, host: dict[str, Any]) -> float | None:
         name = _secret_name(host)
@@ -133,10 +139,7 @@ class BMOController(Controller[HostKey]):
             with self._lock:
                 self.stuck[key] = result.reason
             return self._backoff(key)
-        with self._lock:
-            self.stuck.pop(key, None)
-            self._retries.pop(key, None)
-            self.wire[key] = result.addresses
+        self._record(key, "inspect", result.addresses)
         self._set_status(key, host_status(ProvisioningState.AVAILABLE))
         return None
 

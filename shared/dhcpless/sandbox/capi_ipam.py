@@ -3,10 +3,12 @@
 Exists so the sandbox can show external IPAM end to end (`chain.external`): per pool, rebuild
 what is in use from the CAPI IPAddresses, then give every claim of that pool without an address
 the first free one (`allocation.allocate`, the same order as Metal3 IPAM): create the IPAddress
-(named as the claim, owned by claim and pool) and set the claim's `status.addressRef` and a
-True Ready condition. A pool with no address left sets Ready False (`PoolExhausted`) and never
-retries that claim. Release: deleting a claim garbage-collects its IPAddress (ownerReference),
-and the next reconcile no longer counts the address as in use.
+(named as the claim, owned by claim and pool) and set the claim's `status.addressRef`. As the
+in-cluster provider, it writes no conditions on an IPAddressClaim: a pool with no address left
+is a silent retry (the pool is looked at again after `EXHAUSTED_RETRY`), never `Ready=False`.
+Release: deleting a claim garbage-collects its IPAddress (ownerReference), and the next
+reconcile no longer counts the address as in use. It reads and writes at v1beta2, the version
+Cluster API serves (v1beta1 is deprecated; the sandbox CRDs serve both, `load_crds`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import yaml
 from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
@@ -28,7 +31,10 @@ from dhcpless.sandbox.reflector import WatchedResource, WatchEvent
 
 log = logging.getLogger(__name__)
 
-GROUP, VERSION = keys.CAPI_IPAM_GROUP, keys.CAPI_IPAM_VERSION
+GROUP, VERSION = keys.CAPI_IPAM_GROUP, "v1beta2"
+SERVED = ("v1beta2", "v1beta1")
+EXHAUSTED_RETRY = 1.0
+"""Seconds before an exhausted pool is looked at again (the provider's error requeue)."""
 POOL_KIND, POOL_PLURAL, POOL_VERSION = "InClusterIPPool", "inclusterippools", "v1alpha2"
 PoolKey = tuple[str, str]
 Obj = dict[str, Any]
@@ -49,10 +55,6 @@ def _entry(text: str) -> PoolEntry:
         return PoolEntry(subnet=text)
     first, _, last = text.partition("-")
     return PoolEntry(start=first, end=last or first)
-
-
-def _ready(status: str, reason: str, message: str = "") -> Obj:
-    return {"type": "Ready", "status": status, "reason": reason, "message": message}
 
 
 class CapiIPAMController(Controller[PoolKey]):
@@ -84,10 +86,12 @@ class CapiIPAMController(Controller[PoolKey]):
         spec = pool_spec(pool)
         taken = self._taken(namespace, name)
         in_use = {ip for ip in map(parse_ip, taken.values()) if ip is not None}
-        for claim in self._objects.list_items("ipaddressclaims", namespace):
-            if _pending(claim, name):
-                self._serve(pool, spec, claim, in_use, taken)
-        return None
+        served = [
+            self._serve(pool, spec, claim, in_use, taken)
+            for claim in self._objects.list_items("ipaddressclaims", namespace)
+            if _pending(claim, name)
+        ]
+        return None if all(served) else EXHAUSTED_RETRY
 
     def _taken(self, namespace: str, pool: str) -> dict[str, str]:
         """Claim name -> address, from the pool's IPAddresses."""
@@ -100,19 +104,21 @@ class CapiIPAMController(Controller[PoolKey]):
 
     def _serve(
         self, pool: Obj, spec: PoolSpec, claim: Obj, in_use: set[IP], taken: dict[str, str]
-    ) -> None:
+    ) -> bool:
+        """Give the claim an address; False (and nothing written) when the pool has none."""
         meta = claim["metadata"]
         try:
             if meta["name"] not in taken:
                 got = allocate(spec, meta["name"], None, in_use)
                 self._create_address(pool, claim, got)
                 in_use |= {ip for ip in [parse_ip(got.address)] if ip is not None}
-            status = {"addressRef": {"name": meta["name"]}, "conditions": [_ready("True", "")]}
-        except AllocationFailed as failure:
+        except AllocationFailed as failure:  # logged by the provider, nothing on the claim
             log.info("IPAddressClaim %s/%s: %s", meta["namespace"], meta["name"], failure)
-            status = {"conditions": [_ready("False", "PoolExhausted", str(failure))]}
+            return False
+        status = {"addressRef": {"name": meta["name"]}}
         patch = self._objects.patch_status
         ignore_missing(lambda: patch("ipaddressclaims", meta["namespace"], meta["name"], status))
+        return True
 
     def _create_address(self, pool: Obj, claim: Obj, got: Allocation) -> None:
         meta = claim["metadata"]
@@ -153,22 +159,33 @@ def _address_spec(pool: Obj, claim: str, got: Allocation) -> Obj:
 
 
 def _pending(claim: Obj, pool: str) -> bool:
-    """A claim of `pool`, not being deleted, with neither an address nor a failure yet."""
+    """A claim of `pool`, not being deleted, without an address yet."""
     ref = (claim.get("spec") or {}).get("poolRef") or {}
     status = claim.get("status") or {}
-    failed = any(c.get("status") == "False" for c in status.get("conditions") or [])
     return (
         ref.get("kind") == POOL_KIND
         and ref.get("name") == pool
         and not claim["metadata"].get("deletionTimestamp")
         and not (status.get("addressRef") or {}).get("name")
-        and not failed
     )
 
 
-def load_crds(server: SandboxServer) -> None:
+def load_crds(server: SandboxServer, versions: tuple[str, ...] = SERVED) -> None:
     """The sandbox-only CAPI IPAM CRDs (`dhcpless/crds/sandbox/`), for tests that build their
-    own server (the world loads them itself)."""
+    own server (the world loads them itself). `versions`: the claim and address versions to
+    serve (`("v1beta1",)`: an older Cluster API, before v1beta2; the first one is storage)."""
     for crd in crd_files():
         if crd.name.startswith(f"{GROUP}_"):
-            server.apply_crd_text(crd.read_text())
+            for doc in yaml.safe_load_all(crd.read_text()):
+                server.apply_crd(_serving(doc, versions))
+
+
+def _serving(crd: Obj, versions: tuple[str, ...]) -> Obj:
+    """`crd` with only `versions` of its claim/address kinds served (pools keep theirs)."""
+    kept = [
+        v for v in crd["spec"]["versions"] if v["name"] in versions or v["name"] == POOL_VERSION
+    ]
+    for index, version in enumerate(kept):
+        version["storage"] = index == 0
+    crd["spec"]["versions"] = kept
+    return crd

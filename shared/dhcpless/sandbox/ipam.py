@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import random
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -61,12 +62,14 @@ class IPAMController(Controller[PoolKey]):
 
     Knobs for fault injection: `delay` seconds before each allocation (a slow controller),
     `failing` (every reconcile fails and is retried with backoff, as a crash-looping pod).
+    `seed` drives `allocationStrategy: random` pools, so a sandbox run can be repeated.
     """
 
-    def __init__(self, api: client.ApiClient, *, delay: float = 0.0) -> None:
+    def __init__(self, api: client.ApiClient, *, delay: float = 0.0, seed: int = 0) -> None:
         self._objects = CustomObjects(api, keys.IPAM_GROUP, keys.IPAM_VERSION)
         self._clusters = [CustomObjects(api, CAPI_GROUP, v) for v in ("v1beta2", "v1beta1")]
         self.delay, self.failing = delay, False
+        self._random = random.Random(seed)  # `allocationStrategy: random`, reproducible
         self.allocated = 0
         watched = [WatchedResource(API_VERSION, kind, plural) for kind, plural in _RESOURCES]
         super().__init__(api, "ipam", watched)
@@ -127,7 +130,8 @@ class IPAMController(Controller[PoolKey]):
             if self.delay:
                 time.sleep(self.delay)
             requested = (claim["metadata"].get("annotations") or {}).get(REQUESTED_IP_ANNOTATION)
-            allocation = allocate(state.spec, name, requested, state.in_use)
+            pick = self._random.randrange
+            allocation = allocate(state.spec, name, requested, state.in_use, pick)
             if not self._create_address(state, claim, allocation):
                 return {}
             state.allocations[name] = allocation.address

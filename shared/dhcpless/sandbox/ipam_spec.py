@@ -8,11 +8,19 @@ prefix/gateway/DNS, the `pools[]` entries that may override them, and `preAlloca
 from __future__ import annotations
 
 import ipaddress
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
 IP = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+class AllocationStrategy(StrEnum):
+    """`spec.allocationStrategy` (ip-address-manager `api/v1alpha1/ippool_types.go`)."""
+
+    SEQUENTIAL = "sequential"
+    RANDOM = "random"
 
 
 class PoolEntry(BaseModel):
@@ -39,6 +47,9 @@ class PoolSpec(BaseModel):
     gateway: str | None = None
     dns_servers: tuple[str, ...] = Field(default=(), alias="dnsServers")
     pre_allocations: dict[str, str] = Field(default_factory=dict, alias="preAllocations")
+    allocation_strategy: AllocationStrategy = Field(
+        default=AllocationStrategy.SEQUENTIAL, alias="allocationStrategy"
+    )
 
 
 def parse_ip(value: str | None) -> IP | None:

@@ -1,12 +1,12 @@
 """`duplicate_on_wire`: two running machines configured with one address at the same time.
 
 The level that matters to users: not what the API says, but what machines configured. The BMO
-stand-in records what glean wrote on each host's boot NIC at its last ramdisk boot
-(`BMOController.wire`); with fast track (on by default in Metal3's Ironic,
-ironic-image `scripts/ironic-common.sh`) that ramdisk keeps running with it while the host
-exists, so every live host's last boot counts. A CAPM3 run adds the deployed OS's addresses
-(`CAPM3Controller.deployed`), which replace the ramdisk's for that host. Each address counts
-once, the first time two live hosts hold it.
+stand-in records what glean wrote on each host's boot NIC at every boot, as it happens
+(`BMOController.wire`): the inspection ramdisk, which fast track keeps running (on by default
+in Metal3's Ironic, ironic-image `scripts/ironic-common.sh`), the deploy ramdisk, the deployed
+OS (on CAPM3's networkData) and the cleaning ramdisk (`bmo_provisioning`); a host's last boot
+is its running machine until the host is deleted. Each address counts once, the first time two
+live hosts hold it.
 """
 
 from __future__ import annotations
