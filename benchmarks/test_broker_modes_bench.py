@@ -19,8 +19,8 @@ import pytest
 from cloudevents.core.v1.event import CloudEvent
 from flask import Flask, Response
 
-from dhcpless.sandbox.broker import Broker, BrokerMode, Trigger
-from dhcpless.sandbox.runner import FunctionService
+from dhcpless.sandbox.eventing.broker import Broker, BrokerMode, Trigger
+from dhcpless.sandbox.runtime.runner import FunctionService
 
 pytestmark = pytest.mark.bench
 

@@ -13,7 +13,7 @@ import yaml
 
 from dhcpless.models import BareMetalHost, IPAddress, Metal3DataTemplate, Metal3MachineTemplate
 from dhcpless.render import Address, referenced_pools, render_network_data
-from dhcpless.resolve import Resolved, resolve_template
+from dhcpless.templates.resolve import Resolved, resolve_template
 
 pytestmark = pytest.mark.bench
 

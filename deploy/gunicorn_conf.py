@@ -9,7 +9,7 @@ limit, and with spare threads they never wait behind work (`dhcpless.limits`).
 The function is chosen by the `FUNCTION` environment variable (a Knative Service name: one
 of `FunctionName`, or the `dead-letter` sink, whose app takes no Kubernetes client); an
 unknown name stops the container at start with one clear line instead of serving 404s.
-The control socket (gunicorn >= 25.1) is off, as in `dhcpless.serve`: the image's user has
+The control socket (gunicorn >= 25.1) is off, as in `dhcpless.serving.serve`: the image's user has
 no writable home, and the socket would log an error at every start.
 """
 
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import os
 
-from dhcpless import slim
+from dhcpless.serving import slim
 
-slim.install()  # before the app imports `kubernetes` (see dhcpless.slim: cold start)
+slim.install()  # before the app imports `kubernetes` (see dhcpless.serving.slim: cold start)
 
 from dhcpless import registry  # noqa: E402
 from dhcpless.limits import HEALTH_THREADS  # noqa: E402

@@ -15,7 +15,7 @@ import shutil
 import sys
 from pathlib import Path
 
-EXCLUDED = ("dhcpless/sandbox", "dhcpless/demo*.py", "dhcpless/bench*.py")
+EXCLUDED = ("dhcpless/sandbox", "dhcpless/tools/demo", "dhcpless/tools/bench")
 """Relative to `shared/`: the sandbox, the demo, the bench."""
 
 

@@ -15,11 +15,11 @@ from typing import Final
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask, Response, request
 
-from dhcpless import events
+from dhcpless.serving import events
 from dhcpless.errors import InvalidInput
 from dhcpless.keys import DEAD_LETTER_FUNCTION
 from dhcpless.limits import BodyRefused
-from dhcpless.web import request_body
+from dhcpless.serving.web import request_body
 
 log = logging.getLogger(__name__)
 NAME: Final = DEAD_LETTER_FUNCTION

@@ -30,7 +30,7 @@ from typing import Final, Protocol
 
 from werkzeug.exceptions import ClientDisconnected
 
-from dhcpless import watchdog
+from dhcpless.serving import watchdog
 from dhcpless.errors import InvalidInput
 
 MAX_EVENT_BYTES: Final = 3 * 1024 * 1024
@@ -75,7 +75,7 @@ def read_body(
     `declared` is the Content-Length (None when chunked): too big a declaration is refused
     before any byte is read. A per-read socket timeout would not bound a sender that drips a
     byte at a time (the servers loop over many reads per chunk), so when the server gives the
-    socket, an alarm on the process's one watchdog thread (`dhcpless.watchdog`, not a thread
+    socket, an alarm on the process's one watchdog thread (`dhcpless.serving.watchdog`, not a thread
     per request) shuts its read side at the deadline and the pending read ends at once.
     """
     cutter = _cutter(sock, timeout)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from dhcpless import bench_plot
-from dhcpless.bench_font import UNKNOWN, glyph
+from dhcpless.tools.bench import plot as bench_plot
+from dhcpless.tools.bench.font import UNKNOWN, glyph
 
 Pixel = tuple[int, int, int]
 

@@ -143,7 +143,7 @@ def test_demo_without_glean_says_how_to_install_it(
     """glean is the `sandbox` extra: without it the demo stops at start with the install hint."""
     import importlib
 
-    from dhcpless import cli
+    from dhcpless.tools import cli
 
     real = importlib.import_module
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from dhcpless.demo_logs import EXPECTED_CONFLICT, demo_logs
-from dhcpless.demo_report import print_summary
+from dhcpless.tools.demo.logs import EXPECTED_CONFLICT, demo_logs
+from dhcpless.tools.demo.report import print_summary
 from tests.support.waits import seconds
 
 DHCPLESS = Path(sys.executable).parent / "dhcpless"

@@ -21,7 +21,7 @@ from dhcpless.models import BareMetalHost, IPAddress
 from dhcpless.models.netdata import Networks
 from dhcpless.render.openstack import render_networks
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.capi_ipam import CapiIPAMController, load_crds
+from dhcpless.sandbox.standins.capi_ipam import CapiIPAMController, load_crds
 from tests.manifests.rbac_lifecycle_steps import CAPI_GROUP, external_world
 from tests.support import harness, objects
 

@@ -19,7 +19,7 @@ from cloudevents.core.v1.event import CloudEvent
 from kubernetes import client as k8s
 
 from dhcpless import keys
-from dhcpless.events import PING_EVENT_TYPE
+from dhcpless.serving.events import PING_EVENT_TYPE
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
 

@@ -23,7 +23,7 @@ from dhcpless.kube.recorder import Reason, event_body
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.status import Phase, human_age, run_status
+from dhcpless.tools.status.command import Phase, human_age, run_status
 from tests.support import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e

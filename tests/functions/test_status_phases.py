@@ -24,7 +24,7 @@ from dhcpless.kube.recorder import Reason, event_body
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.status import Phase, run_status
+from dhcpless.tools.status.command import Phase, run_status
 from tests.support import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e

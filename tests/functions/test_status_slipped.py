@@ -18,7 +18,7 @@ from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.kube import Kube
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.status import Phase, run_status
+from dhcpless.tools.status.command import Phase, run_status
 from tests.support import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e

@@ -24,8 +24,8 @@ from dhcpless.models import BareMetalHost
 from dhcpless.models.netdata import NetworkData
 from dhcpless.render import RenderError, render_network_data
 from dhcpless.render.validate import validate_network_data
-from dhcpless.sandbox import ramdisk
-from dhcpless.sandbox.ramdisk import GleanDistro, GleanMode
+from dhcpless.sandbox.standins import ramdisk
+from dhcpless.sandbox.standins.ramdisk import GleanDistro, GleanMode
 from tests.fuzz.count import GENERATED
 from tests.support import objects
 

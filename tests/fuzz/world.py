@@ -25,7 +25,7 @@ from kubernetes import client as k8s
 from dhcpless import keys, registry
 from dhcpless.kube import Kube
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.web import Settings
+from dhcpless.serving.web import Settings
 from functions.resync.settings import ResyncSettings
 from tests.support import harness, objects, scenario
 

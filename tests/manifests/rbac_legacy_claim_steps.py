@@ -19,7 +19,7 @@ from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.kube import Kube
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.custom_objects import CustomObjects
+from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from functions.ipclaim_fulfilment.app import create_app as fulfilment_app
 from functions.secret_readiness.app import create_app as readiness_app
 from tests.support import harness as e2e

@@ -16,7 +16,8 @@ from pathlib import Path
 import kubernetes_validate
 import pytest
 
-from dhcpless import demo_policy, keys
+from dhcpless import keys
+from dhcpless.tools.demo import policy as demo_policy
 
 from .support import ROOT, Obj, kustomize, load_yaml
 

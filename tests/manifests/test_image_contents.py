@@ -27,7 +27,7 @@ import pytest
 
 from .support import ROOT, SERVED_PACKAGES
 
-TOOLS = re.compile(r"^dhcpless/(sandbox/|demo[^/]*\.py$|bench[^/]*\.py$)")
+TOOLS = re.compile(r"^dhcpless/(sandbox/|tools/demo/|tools/bench/)")
 """The sandbox, demo and bench modules: in the distribution, never in the image."""
 
 DROPPED = ("sandbox", "demo", "bench")
@@ -71,7 +71,7 @@ def test_wheel_holds_no_sandbox_demo_or_bench_module(wheel: Path) -> None:
     assert [name for name in names if TOOLS.match(name)] == []
     served = [f"functions/{package}/app.py" for package in SERVED_PACKAGES.values()]
     assert set(served) <= set(names), "the wheel must still hold every app the image serves"
-    assert {"dhcpless/serve.py", "dhcpless/web.py", "dhcpless/cli.py"} <= set(names)
+    assert {"dhcpless/serving/serve.py", "dhcpless/serving/web.py", "dhcpless/tools/cli.py"} <= set(names)
 
 
 def test_the_source_tree_has_what_the_image_drops() -> None:
@@ -90,11 +90,11 @@ apps = [conf["app_for"](name) for name in sys.argv[2:]]
 import importlib
 for app in apps:
     importlib.import_module(app.split(":")[0])
-import dhcpless.serve, dhcpless.cli
-findable = [m for m in ("dhcpless.sandbox", "dhcpless.demo", "dhcpless.bench")
+import dhcpless.serving.serve, dhcpless.tools.cli
+findable = [m for m in ("dhcpless.sandbox", "dhcpless.tools.demo", "dhcpless.tools.bench")
             if importlib.util.find_spec(m) is not None]
 print(json.dumps({"modules": sorted(sys.modules), "findable": findable,
-                  "from": os.path.dirname(dhcpless.serve.__file__)}))
+                  "from": os.path.dirname(dhcpless.serving.serve.__file__)}))
 """
 
 

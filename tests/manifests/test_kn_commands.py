@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import yaml
 
-from dhcpless.cli import main
-from dhcpless.kncmd import NotExpressible, plan, script
+from dhcpless.tools.cli import main
+from dhcpless.tools.kn_commands import NotExpressible, plan, script
 
 from . import kn_model
 from .support import ROOT, Obj

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dhcpless.bench_cost import (
+from dhcpless.tools.bench.cost import (
     ACCESS_ARGS,
     cpu_seconds,
     cpu_snapshot,

@@ -1,6 +1,6 @@
 """What makes a cold start cheaper, checked where it matters.
 
-Covers: importing `dhcpless.slim` (or the library) installs nothing, and `kubernetes` then
+Covers: importing `dhcpless.serving.slim` (or the library) installs nothing, and `kubernetes` then
 imports as usual; once installed, a function's module loads without `kubernetes.config`, nor
 the core API's models, and `kubernetes.config` is still there when asked for; a function served
 as a real gunicorn process (the bench's and the images' way, shim installed) answers its probe
@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 import urllib3
 
-from dhcpless import bench_coldstart, keys
+from dhcpless import keys
+from dhcpless.tools.bench import coldstart as bench_coldstart
 from dhcpless.keys import EventType, FunctionName
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.processes import ProcessSpec
+from dhcpless.sandbox.runtime.processes import ProcessSpec
 from tests.support import harness, objects
 from tests.support.waits import seconds
 
@@ -29,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 LIBRARY_ONLY = """
 import sys
-from dhcpless import slim
+from dhcpless.serving import slim
 import functions.secret_readiness.app
 assert not slim.installed()
 assert "kubernetes.config" in sys.modules  # the real package's eager imports ran
@@ -37,7 +38,7 @@ assert "kubernetes.config" in sys.modules  # the real package's eager imports ra
 
 INSTALLED = """
 import sys
-from dhcpless import slim
+from dhcpless.serving import slim
 assert slim.install() and slim.installed()
 import functions.ipclaim_fulfilment.app
 import functions.host_registration.app

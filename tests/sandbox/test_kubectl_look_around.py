@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dhcpless.sandbox import rbac
+from dhcpless.sandbox.apiserver import rbac
 from dhcpless.sandbox.apiserver import SandboxServer
 
 from .kubectl_helpers import HOST, Run, ok, runner

@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 
 from dhcpless import keys
-from dhcpless.sandbox.allocation import allocate
+from dhcpless.sandbox.standins.allocation import allocate
 from dhcpless.sandbox.apiserver import SandboxServer
-from dhcpless.sandbox.bmo_provisioning import Step, next_step
-from dhcpless.sandbox.ipam import IPAMController
-from dhcpless.sandbox.ipam_spec import IP, PoolSpec
+from dhcpless.sandbox.standins.bmo_provisioning import Step, next_step
+from dhcpless.sandbox.standins.ipam import IPAMController
+from dhcpless.sandbox.standins.ipam_spec import IP, PoolSpec
 from tests.sandbox.helpers import Custom
 from tests.support.waits import eventually
 

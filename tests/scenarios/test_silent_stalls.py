@@ -18,7 +18,7 @@ from dhcpless import keys
 from dhcpless.chain.decide import stalls
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.capi_ipam import load_crds
+from dhcpless.sandbox.standins.capi_ipam import load_crds
 from tests.manifests.rbac_lifecycle_steps import CAPI_GROUP, external_world
 from tests.scenarios import steps
 from tests.support import harness, objects

@@ -19,7 +19,7 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.demo_inventory import TEMPLATE
+from dhcpless.tools.demo.inventory import TEMPLATE
 from dhcpless.keys import ProvisioningState
 from tests.scenarios.world_run import NS, Obj, Run, judged, objects, scenario_world
 from tests.support.waits import eventually

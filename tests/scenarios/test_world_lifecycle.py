@@ -12,7 +12,7 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.demo_inventory import POOL, host
+from dhcpless.tools.demo.inventory import POOL, host
 from dhcpless.keys import ProvisioningState
 from tests.scenarios.world_run import NS, Run, judged, objects, scenario_world
 from tests.support.waits import eventually

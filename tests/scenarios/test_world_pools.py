@@ -16,7 +16,7 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.chain.decide import stalls
-from dhcpless.demo_inventory import POOL
+from dhcpless.tools.demo.inventory import POOL
 from dhcpless.keys import ProvisioningState
 from tests.scenarios.world_run import NS, Obj, Run, judged, objects, scenario_world
 from tests.support.waits import eventually

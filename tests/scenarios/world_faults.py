@@ -16,11 +16,11 @@ from typing import Any
 
 from dhcpless.sandbox.apiserver.request import RequestInfo
 from dhcpless.sandbox.apiserver.status import ApiError
-from dhcpless.sandbox.bmo import GleanMode
-from dhcpless.sandbox.chaos import Chaos
-from dhcpless.sandbox.rbac import SERVICE_ACCOUNT_PREFIX
-from dhcpless.sandbox.runner import FunctionService, WSGIApp
-from dhcpless.sandbox.world import World, WorldSettings
+from dhcpless.sandbox.standins.bmo import GleanMode
+from dhcpless.sandbox.runtime.chaos import Chaos
+from dhcpless.sandbox.apiserver.rbac import SERVICE_ACCOUNT_PREFIX
+from dhcpless.sandbox.runtime.runner import FunctionService, WSGIApp
+from dhcpless.sandbox.runtime.world import World, WorldSettings
 
 Fault = Callable[[RequestInfo], ApiError | None]
 

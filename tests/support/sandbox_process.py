@@ -18,7 +18,7 @@ from tests.support.waits import seconds
 @contextmanager
 def running_sandbox(kubeconfig: Path) -> Iterator[Path]:
     """A running `dhcpless sandbox --port 0 --kubeconfig KUBECONFIG`; yields the kubeconfig."""
-    command = [sys.executable, "-m", "dhcpless.cli", "sandbox", "--port", "0"]
+    command = [sys.executable, "-m", "dhcpless.tools.cli", "sandbox", "--port", "0"]
     with subprocess.Popen(
         [*command, "--kubeconfig", str(kubeconfig)],
         stdout=subprocess.PIPE,

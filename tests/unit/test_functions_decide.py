@@ -26,7 +26,7 @@ from dhcpless.chain.gather.lookup import Found, Problem
 from dhcpless.kube.recorder import Reason
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret, network_template_from_k8s
-from dhcpless.resolve import TemplateKind, TemplateRef
+from dhcpless.templates.resolve import TemplateKind, TemplateRef
 from tests.support import objects
 
 REF = TemplateRef(TemplateKind.METAL3_DATA_TEMPLATE, keys.CAPM3_GROUP, "tmpl", objects.NS)

@@ -1,4 +1,4 @@
-"""CloudEvent parsing at the edge (`dhcpless.events`).
+"""CloudEvent parsing at the edge (`dhcpless.serving.events`).
 
 Covers: binary and structured mode for Resource and Reference events, the mode/operation
 derived from the type, and every malformed input the SDK or our checks reject, each giving
@@ -14,7 +14,7 @@ import pytest
 from cloudevents.core.bindings.http import HTTPMessage, to_binary_event, to_structured_event
 from cloudevents.core.v1.event import CloudEvent
 
-from dhcpless import events
+from dhcpless.serving import events
 from dhcpless.keys import EventType
 
 HOST = {

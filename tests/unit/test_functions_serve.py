@@ -1,4 +1,4 @@
-"""`dhcpless serve` (`dhcpless.serve`): every function name yields its app, configured for
+"""`dhcpless serve` (`dhcpless.serving.serve`): every function name yields its app, configured for
 gunicorn; unknown names are refused before anything starts."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from kubernetes import client as k8s
 
-from dhcpless import serve
+from dhcpless.serving import serve
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube
 

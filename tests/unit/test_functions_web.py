@@ -1,9 +1,9 @@
-"""The one HTTP mapping (`dhcpless.web`): what Knative sees for each outcome of a handler.
+"""The one HTTP mapping (`dhcpless.serving.web`): what Knative sees for each outcome of a handler.
 
 Covers: 204 empty body on success and on `Gone`, 400 short text for invalid input (never
 retried), 503 for an unavailable API and unexpected failures (retried, traceback logged without
 the exception's text), a
-per-host transient failure retried in-process then 204 (`dhcpless.retrying`), 400 for a
+per-host transient failure retried in-process then 204 (`dhcpless.serving.retrying`), 400 for a
 request that is not a CloudEvent at all (handler never called), and the health probes.
 """
 
@@ -17,10 +17,11 @@ from cloudevents.core.bindings.http import to_binary_event
 from cloudevents.core.v1.event import CloudEvent
 from flask.testing import FlaskClient
 
-from dhcpless import errors, web
+from dhcpless import errors
+from dhcpless.serving import web
 from dhcpless.keys import FunctionName
 from dhcpless.kube import errors as kube_errors
-from dhcpless.retrying import DEFAULT_BOUND
+from dhcpless.serving.retrying import DEFAULT_BOUND
 
 RETRIED_BY_KNATIVE = {404, 408, 409, 429}
 
@@ -88,7 +89,7 @@ def test_unexpected_failure_logs_a_traceback_without_its_text(
 ) -> None:
     """Where it failed, never what the exception says: its text may quote Secret data (issue
     14, finding 4)."""
-    with caplog.at_level(logging.ERROR, logger="dhcpless.web"):
+    with caplog.at_level(logging.ERROR, logger="dhcpless.serving.web"):
         post_event(client_raising(RuntimeError("networkData QZ99"), []))
     logged = "\n".join(r.getMessage() + (r.exc_text or "") for r in caplog.records)
     assert "RuntimeError" in logged and 'File "' in logged and "in handler" in logged

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from dhcpless.rendercmd import EXIT_OK, run_render
+from dhcpless.tools.render_cmd import EXIT_OK, run_render
 from tests.support.waits import seconds
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "render"

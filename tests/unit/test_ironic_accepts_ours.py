@@ -20,7 +20,7 @@ import pytest
 from dhcpless.models import BareMetalHost
 from dhcpless.models.netdata import NetworkData
 from dhcpless.render import Address, render_network_data
-from dhcpless.rendercmd import EXIT_OK, run_render
+from dhcpless.tools.render_cmd import EXIT_OK, run_render
 from tests.ironic_schema import ironic_errors
 from tests.support import objects
 

@@ -23,7 +23,7 @@ import yaml
 from dhcpless.models import ModelError
 from dhcpless.render import RenderError
 from dhcpless.render.nmstate import dump_nmstate, openstack_to_nmstate, render_nmstate
-from dhcpless.rendercmd import EXIT_OK, run_render
+from dhcpless.tools.render_cmd import EXIT_OK, run_render
 
 from .hosts import make_host
 

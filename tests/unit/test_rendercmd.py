@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 import yaml
 
-from dhcpless.rendercmd import EXIT_FAILED, EXIT_OK, EXIT_USAGE, run_render
+from dhcpless.tools.render_cmd import EXIT_FAILED, EXIT_OK, EXIT_USAGE, run_render
 from tests.support import upstream
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "render"

@@ -19,7 +19,7 @@ import yaml
 
 from dhcpless.models import BareMetalHost
 from dhcpless.render.validate import validate_network_data
-from dhcpless.rendercmd import EXIT_FAILED, EXIT_OK, run_render
+from dhcpless.tools.render_cmd import EXIT_FAILED, EXIT_OK, run_render
 from tests.support import upstream
 
 ROOT = Path(__file__).resolve().parents[2]

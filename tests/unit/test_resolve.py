@@ -8,7 +8,7 @@ import pytest
 
 from dhcpless.keys import TEMPLATE_REFERENCE_ANNOTATION
 from dhcpless.models import BareMetalHost, Metal3MachineTemplate
-from dhcpless.resolve import (
+from dhcpless.templates.resolve import (
     Ambiguous,
     Candidate,
     NoTemplate,

@@ -1,4 +1,4 @@
-"""`dhcpless.retrying`: per-host transient failures are retried in-process within a bound, then
+"""`dhcpless.serving.retrying`: per-host transient failures are retried in-process within a bound, then
 end as `Deferred` (an outcome); an unavailable API and anything else pass straight through."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from dhcpless import errors
 from dhcpless.kube.errors import ApiUnavailable, Conflict, PreconditionFailed
-from dhcpless.retrying import Deferred, RetryBound, retrying
+from dhcpless.serving.retrying import Deferred, RetryBound, retrying
 
 BOUND = RetryBound(attempts=4, delay=0.5, jitter=0.1)
 

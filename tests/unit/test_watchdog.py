@@ -15,7 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from dhcpless import limits, watchdog
+from dhcpless import limits
+from dhcpless.serving import watchdog
 from tests.support.waits import eventually, seconds
 
 SLOW = 16

@@ -20,9 +20,9 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.bmh_status import missing_secret_message
-from dhcpless.sandbox.bmo import BMOController
-from dhcpless.sandbox.ramdisk import GleanDistro, GleanMode, ramdisk_boot
+from dhcpless.sandbox.standins.bmh_status import missing_secret_message
+from dhcpless.sandbox.standins.bmo import BMOController
+from dhcpless.sandbox.standins.ramdisk import GleanDistro, GleanMode, ramdisk_boot
 from tests.support.waits import eventually
 
 NS, MAC = "default", "52:54:00:aa:bb:01"

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from dhcpless.sandbox.allocation import Allocation, AllocationFailed, address_name, allocate
-from dhcpless.sandbox.ip_ranges import candidates
-from dhcpless.sandbox.ipam_spec import IP, PoolSpec
+from dhcpless.sandbox.standins.allocation import Allocation, AllocationFailed, address_name, allocate
+from dhcpless.sandbox.standins.ip_ranges import candidates
+from dhcpless.sandbox.standins.ipam_spec import IP, PoolSpec
 
 V4: dict[str, Any] = {
     "namePrefix": "p",

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 import pytest
 
 from dhcpless import keys
-from dhcpless.demo_inventory import POOL, create, inventory
+from dhcpless.tools.demo.inventory import POOL, create, inventory
 from dhcpless.keys import FunctionName
-from dhcpless.sandbox.custom_objects import CustomObjects
-from dhcpless.sandbox.world import World, WorldSettings
+from dhcpless.sandbox.controllers.custom_objects import CustomObjects
+from dhcpless.sandbox.runtime.world import World, WorldSettings
 from tests.support.waits import eventually
 
 NS, HOST = "demo", "host-000"

@@ -11,31 +11,30 @@ import importlib
 
 import pytest
 
-S = "dhcpless.sandbox."
 MOVED = {
-    S + "eventsource": {
-        S + "reflector": ["WatchEvent", "WatchedResource", "Reflector", "ListHandler"],
-        S + "source_events": ["Mode", "make_event", "guess_plural"],
-        S + "faults": ["Faults"],
+    "dhcpless.sandbox.eventing.eventsource": {
+        "dhcpless.sandbox.controllers.reflector": ["WatchEvent", "WatchedResource", "Reflector", "ListHandler"],
+        "dhcpless.sandbox.eventing.source_events": ["Mode", "make_event", "guess_plural"],
+        "dhcpless.sandbox.eventing.faults": ["Faults"],
     },
-    S + "broker": {
-        S + "delivery": ["BackoffPolicy", "Outcome", "Delivery", "Subscriber", "UrlSubscriber"],
-        S + "filters": ["Filter", "subscriptions_filter", "attributes_filter", "trigger_filter"],
+    "dhcpless.sandbox.eventing.broker": {
+        "dhcpless.sandbox.eventing.delivery": ["BackoffPolicy", "Outcome", "Delivery", "Subscriber", "UrlSubscriber"],
+        "dhcpless.sandbox.eventing.filters": ["Filter", "subscriptions_filter", "attributes_filter", "trigger_filter"],
     },
-    S + "ipam": {
-        S + "ipam_spec": ["IP", "Network", "PoolEntry", "PoolSpec"],
-        S + "allocation": ["Allocation", "AllocationFailed", "allocate", "address_name"],
-        S + "ip_ranges": ["candidates"],
+    "dhcpless.sandbox.standins.ipam": {
+        "dhcpless.sandbox.standins.ipam_spec": ["IP", "Network", "PoolEntry", "PoolSpec"],
+        "dhcpless.sandbox.standins.allocation": ["Allocation", "AllocationFailed", "allocate", "address_name"],
+        "dhcpless.sandbox.standins.ip_ranges": ["candidates"],
     },
-    S + "bmo": {
-        S + "ramdisk": ["GleanMode", "BootResult", "ramdisk_boot"],
-        S + "bmh_status": ["host_status", "missing_secret_message", "network_data_from_secret"],
+    "dhcpless.sandbox.standins.bmo": {
+        "dhcpless.sandbox.standins.ramdisk": ["GleanMode", "BootResult", "ramdisk_boot"],
+        "dhcpless.sandbox.standins.bmh_status": ["host_status", "missing_secret_message", "network_data_from_secret"],
     },
-    S + "runner": {S + "workqueue": ["WorkQueue", "Handler"]},
-    S + "world": {S + "wiring": ["DELIVERY", "TRIGGER_FILTERS", "SOURCES", "function_factory"]},
-    "dhcpless.demo": {
-        "dhcpless.demo_inventory": ["inventory", "host", "create", "NAMESPACE", "POOL"],
-        "dhcpless.demo_report": ["HostRow", "observe", "report", "print_table", "Progress"],
+    "dhcpless.sandbox.runtime.runner": {"dhcpless.sandbox.controllers.workqueue": ["WorkQueue", "Handler"]},
+    "dhcpless.sandbox.runtime.world": {"dhcpless.sandbox.runtime.wiring": ["DELIVERY", "TRIGGER_FILTERS", "SOURCES", "function_factory"]},
+    "dhcpless.tools.demo.run": {
+        "dhcpless.tools.demo.inventory": ["inventory", "host", "create", "NAMESPACE", "POOL"],
+        "dhcpless.tools.demo.report": ["HostRow", "observe", "report", "print_table", "Progress"],
     },
 }
 ROWS = [
@@ -53,19 +52,19 @@ def test_name_is_reexported(old: str, name: str, new: str) -> None:
 
 
 PUBLIC_BEFORE_SPLIT = {
-    S + "eventsource": "ApiServerSource EventHandler Faults ListHandler Mode Reflector Sink "
+    "dhcpless.sandbox.eventing.eventsource": "ApiServerSource EventHandler Faults ListHandler Mode Reflector Sink "
     "SourceResource WatchEvent WatchedResource guess_plural make_event",
-    S + "broker": "Attributes BackoffPolicy Broker BrokerStats Delivery Filter MAX_TTL Outcome "
+    "dhcpless.sandbox.eventing.broker": "Attributes BackoffPolicy Broker BrokerStats Delivery Filter MAX_TTL Outcome "
     "Subscriber Trigger UrlSubscriber attributes_filter classify parse_duration "
     "subscriptions_filter trigger_filter",
-    S + "ipam": "Allocation AllocationFailed IP IPAMController Network PoolEntry PoolKey PoolSpec "
+    "dhcpless.sandbox.standins.ipam": "Allocation AllocationFailed IP IPAMController Network PoolEntry PoolKey PoolSpec "
     "REQUESTED_IP_ANNOTATION address_name allocate candidates",
-    S + "bmo": "BMOController BootResult GleanMode HostKey host_status missing_secret_message "
+    "dhcpless.sandbox.standins.bmo": "BMOController BootResult GleanMode HostKey host_status missing_secret_message "
     "network_data_from_secret ramdisk_boot",
-    S + "runner": "FunctionService Handler K QuietHandler Reaper WSGIApp WorkQueue serve",
-    S + "world": "BROKER Counters DELIVERY DeadLetters OURS PING_SOURCE PING_TYPE SOURCES "
+    "dhcpless.sandbox.runtime.runner": "FunctionService Handler K QuietHandler Reaper WSGIApp WorkQueue serve",
+    "dhcpless.sandbox.runtime.world": "BROKER Counters DELIVERY DeadLetters OURS PING_SOURCE PING_TYPE SOURCES "
     "TRIGGER_FILTERS World WorldSettings function_factory",
-    "dhcpless.demo": "NAMESPACE POOL ROLE TEMPLATE HostRow Progress create host inventory observe "
+    "dhcpless.tools.demo.run": "NAMESPACE POOL ROLE TEMPLATE HostRow Progress create host inventory observe "
     "print_table report run_demo run_sandbox_world wait_for_hosts",
 }
 """Each original module's public names before the split, all still importable from it."""

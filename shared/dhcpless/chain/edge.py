@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from cloudevents.core.base import BaseCloudEvent
 
-from dhcpless import events
+from dhcpless.serving import events
 from dhcpless.models import ModelError
 from dhcpless.models.base import K8sObject
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
-from dhcpless import render, resolve
+from dhcpless import render
+from dhcpless.templates import resolve
 from dhcpless.models import (
     BareMetalHost,
     IPAddress,

@@ -3,7 +3,7 @@
 * 404 NotFound -> `Gone`: the object is not there; the caller decides if that ends handling.
 * 409 on create (`AlreadyExists`) -> `AlreadyExists`: an idempotent create found its object.
 * 409 otherwise (`Conflict`) -> `Conflict` (a `Transient`): someone wrote first; a retry
-  re-reads. `dhcpless.retrying` retries it in-process, so it never reaches the broker.
+  re-reads. `dhcpless.serving.retrying` retries it in-process, so it never reaches the broker.
 * 409/422 on a JSON patch -> `PreconditionFailed` (a `Conflict`): a `test` op failed (the API
   server answers 422 for that), i.e. someone else changed the object; a retry re-reads.
 * 422 otherwise, 400 -> `InvalidInput`: what we would write can never be accepted.

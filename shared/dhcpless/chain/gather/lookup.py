@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from dhcpless import keys, names, resolve
+from dhcpless import keys, names
+from dhcpless.templates import resolve
 from dhcpless.chain import identity
 from dhcpless.chain.facts import Found, Problem, TemplateLookup
 from dhcpless.errors import Gone, InvalidInput, Transient

@@ -1,7 +1,0 @@
-"""A gunicorn config module (`--config python:dhcpless.gunicorn_slim`): importing it is the
-serving entry point, so it installs `dhcpless.slim` before the app is loaded. It sets no
-gunicorn setting; `sandbox.processes` passes its own on the command line."""
-
-from dhcpless import slim
-
-slim.install()

@@ -1,0 +1,3 @@
+"""client-go / controller-runtime machinery the stand-ins share: reflector, work queue,
+informers.
+"""

@@ -1,0 +1,1 @@
+"""Knative Eventing stand-ins: ApiServerSource, Broker, Triggers, delivery, dead letters."""

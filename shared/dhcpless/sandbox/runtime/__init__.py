@@ -1,0 +1,1 @@
+"""The embedded world: wiring every part together, functions as scale-to-zero processes, chaos."""

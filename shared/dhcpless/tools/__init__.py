@@ -1,0 +1,3 @@
+"""What a person runs: the `dhcpless` command line and its tools (demo, bench, status, render,
+kn-commands). No function imports this.
+"""

@@ -1,0 +1,1 @@
+"""`dhcpless bench`: a batch of hosts through the chain, measured against its floor."""

@@ -1,0 +1,123 @@
+"""The bench's report: one flat JSON object (the keys scripts and the CI test rely on), a
+table for people, and the plot. Exists apart from the runner because the output is a contract.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from pathlib import Path
+from typing import Any
+
+from dhcpless.tools.bench.coldstart import BARE, FLOOR, REFERENCES
+from dhcpless.tools.bench.count import Window
+from dhcpless.tools.bench.plot import plot
+from dhcpless.sandbox.eventing.delivery import BrokerMode
+
+KEYS = (
+    "broker_mode", "hosts", "pools", "unpaused", "seconds", "hosts_per_second", "p50_seconds",
+    "p95_seconds",
+    "floor_seconds", "ratio_to_floor", "writes_per_host", "min_writes_per_host",
+    "events_per_host", "reads_per_host", "invocations_per_host", "lifecycle_writes_per_host",
+    "lifecycle", "cold_start_seconds", "bare_cold_start_seconds", "cold_start_ratio", "rss_mb",
+    "idle", "batch_requests", "function_seconds_per_host", "floor_seconds_per_host",
+    "function_to_floor_ratio", "floor_idle_seconds_per_host", "floor_samples",
+    "floor_requests_per_host", "function_seconds_per_request", "floor_seconds_per_request",
+    "cpu_seconds_per_host", "floor_cold_start_seconds",
+    "cold_start_ratio_to_floor", "reads_floor_per_host", "idle_requests", "cold_starts_in_batch",
+    "to_unpause_seconds",
+)  # fmt: skip
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def build(
+    *, mode: BrokerMode, hosts: int, pools: int, seconds: float, floor_seconds: float,
+    to_unpause: list[float],
+    batch: Window, lifecycle: Window, idle: Window, cold: dict[str, float],
+    cold_ratios: dict[str, float],
+    rss: dict[str, float], cold_starts_in_batch: dict[str, list[float]],
+    handler_seconds: float, cpu_seconds: float, floor_samples: list[float],
+    floor_requests: dict[str, float],
+) -> dict[str, Any]:  # fmt: skip
+    """`floor_seconds_per_host` is the loaded floor (the mean of `floor_samples`, taken during
+    the batch: `bench_floor_live`); `floor_seconds` the idle floor of every host after it."""
+    done = [t for t in to_unpause if not math.isnan(t)]
+    per, bare, floor_start = batch.per(hosts), cold[BARE], cold[FLOOR]
+    functions = {name: s for name, s in cold.items() if name not in REFERENCES}
+    function_per_host = handler_seconds / hosts
+    floor_per_host = statistics.fmean(floor_samples) if floor_samples else math.nan
+    return {
+        "broker_mode": mode.value,
+        "hosts": hosts,
+        "pools": pools,
+        "unpaused": len(done),
+        "seconds": round(seconds, 3),
+        "hosts_per_second": round(hosts / seconds, 1) if seconds > 0 else 0.0,
+        "p50_seconds": round(quantile(done, 0.5), 3) if done else None,
+        "p95_seconds": round(quantile(done, 0.95), 3) if done else None,
+        "floor_seconds": round(floor_seconds, 3),
+        "ratio_to_floor": round(seconds / floor_seconds, 2) if floor_seconds > 0 else None,
+        "writes_per_host": per["writes"],
+        "min_writes_per_host": pools + 2,
+        "events_per_host": per["events"],
+        "reads_per_host": per["reads"],
+        "invocations_per_host": per["invocations"],
+        "lifecycle_writes_per_host": lifecycle.per(hosts)["writes"],
+        "lifecycle": lifecycle.per(hosts),
+        "cold_start_seconds": functions,
+        "bare_cold_start_seconds": bare,
+        "cold_start_ratio": {n: round(s / bare, 2) for n, s in functions.items()},
+        "rss_mb": rss,
+        "idle": {
+            "invocations": idle.invocations,
+            "reads": idle.reads,
+            "writes": idle.writes + idle.events,
+            "reads_per_invocation": round(idle.reads / max(idle.invocations, 1), 3),
+        },
+        "batch_requests": dict(sorted(batch.by_verb.items())),
+        "function_seconds_per_host": round(function_per_host, 5),
+        "floor_seconds_per_host": round(floor_per_host, 5),
+        "function_to_floor_ratio": round(function_per_host / floor_per_host, 2)
+        if floor_per_host > 0
+        else None,
+        "floor_idle_seconds_per_host": round(floor_seconds / hosts, 5),
+        "floor_samples": len(floor_samples),
+        "floor_requests_per_host": floor_requests,
+        "function_seconds_per_request": _per(
+            function_per_host, per["reads"] + per["writes"] + per["events"]
+        ),
+        "floor_seconds_per_request": _per(floor_per_host, sum(floor_requests.values())),
+        "cpu_seconds_per_host": round(cpu_seconds / hosts, 5),
+        "floor_cold_start_seconds": floor_start,
+        "cold_start_ratio_to_floor": cold_ratios,
+        "reads_floor_per_host": 2 * pools + 4,
+        "idle_requests": dict(sorted(idle.by_verb.items())),
+        "cold_starts_in_batch": cold_starts_in_batch,
+        "to_unpause_seconds": [round(t, 3) for t in to_unpause],
+    }
+
+
+def _per(seconds: float, requests: float) -> float | None:
+    """Seconds per API request (None without requests): what one request costs, apart from
+    how many are made."""
+    return round(seconds / requests, 6) if requests > 0 and math.isfinite(seconds) else None
+
+
+def table(result: dict[str, Any]) -> str:
+    """The report for people: one `key  value` line per scalar, nested ones inline."""
+    lines = []
+    for key in KEYS:
+        value = result[key]
+        if key == "to_unpause_seconds":
+            value = f"{len(value)} values, median {statistics.median(value):.3f}s"
+        lines.append(f"{key:<28} {value}")
+    return "\n".join(lines)
+
+
+def write_plot(result: dict[str, Any], path: Path) -> Path:
+    seconds = [t for t in result["to_unpause_seconds"] if not math.isnan(t)]
+    return plot(seconds, result["p50_seconds"] or 0.0, result["p95_seconds"] or 0.0, path)

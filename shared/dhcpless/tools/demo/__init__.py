@@ -1,0 +1,1 @@
+"""`dhcpless demo` and `dhcpless sandbox`: the whole chain on one machine, no cluster."""

@@ -1,0 +1,1 @@
+"""`dhcpless status`: read the hosts, work out each one's phase, print it."""
