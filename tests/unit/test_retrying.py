@@ -1,5 +1,6 @@
-"""`dhcpless.serving.retrying`: per-host transient failures are retried in-process within a bound, then
-end as `Deferred` (an outcome); an unavailable API and anything else pass straight through."""
+"""`dhcpless.serving.retrying`: per-host transient failures are retried in-process within a
+bound, then end as `Deferred` (an outcome); an unavailable API and anything else pass straight
+through."""
 
 from __future__ import annotations
 

@@ -52,20 +52,34 @@ def test_name_is_reexported(old: str, name: str, new: str) -> None:
 
 
 PUBLIC_BEFORE_SPLIT = {
-    "dhcpless.sandbox.eventing.eventsource": "ApiServerSource EventHandler Faults ListHandler Mode Reflector Sink "
-    "SourceResource WatchEvent WatchedResource guess_plural make_event",
-    "dhcpless.sandbox.eventing.broker": "Attributes BackoffPolicy Broker BrokerStats Delivery Filter MAX_TTL Outcome "
-    "Subscriber Trigger UrlSubscriber attributes_filter classify parse_duration "
-    "subscriptions_filter trigger_filter",
-    "dhcpless.sandbox.standins.ipam": "Allocation AllocationFailed IP IPAMController Network PoolEntry PoolKey PoolSpec "
-    "REQUESTED_IP_ANNOTATION address_name allocate candidates",
-    "dhcpless.sandbox.standins.bmo": "BMOController BootResult GleanMode HostKey host_status missing_secret_message "
-    "network_data_from_secret ramdisk_boot",
-    "dhcpless.sandbox.runtime.runner": "FunctionService Handler K QuietHandler Reaper WSGIApp WorkQueue serve",
-    "dhcpless.sandbox.runtime.world": "BROKER Counters DELIVERY DeadLetters OURS PING_SOURCE PING_TYPE SOURCES "
-    "TRIGGER_FILTERS World WorldSettings function_factory",
-    "dhcpless.tools.demo.run": "NAMESPACE POOL ROLE TEMPLATE HostRow Progress create host inventory observe "
-    "print_table report run_demo run_sandbox_world wait_for_hosts",
+    "dhcpless.sandbox.eventing.eventsource": (
+        "ApiServerSource EventHandler Faults ListHandler Mode Reflector Sink "
+        "SourceResource WatchEvent WatchedResource guess_plural make_event"
+    ),
+    "dhcpless.sandbox.eventing.broker": (
+        "Attributes BackoffPolicy Broker BrokerStats Delivery Filter MAX_TTL Outcome "
+        "Subscriber Trigger UrlSubscriber attributes_filter classify parse_duration "
+        "subscriptions_filter trigger_filter"
+    ),
+    "dhcpless.sandbox.standins.ipam": (
+        "Allocation AllocationFailed IP IPAMController Network PoolEntry PoolKey PoolSpec "
+        "REQUESTED_IP_ANNOTATION address_name allocate candidates"
+    ),
+    "dhcpless.sandbox.standins.bmo": (
+        "BMOController BootResult GleanMode HostKey host_status missing_secret_message "
+        "network_data_from_secret ramdisk_boot"
+    ),
+    "dhcpless.sandbox.runtime.runner": (
+        "FunctionService Handler K QuietHandler Reaper WSGIApp WorkQueue serve"
+    ),
+    "dhcpless.sandbox.runtime.world": (
+        "BROKER Counters DELIVERY DeadLetters OURS PING_SOURCE PING_TYPE SOURCES "
+        "TRIGGER_FILTERS World WorldSettings function_factory"
+    ),
+    "dhcpless.tools.demo.run": (
+        "NAMESPACE POOL ROLE TEMPLATE HostRow Progress create host inventory observe "
+        "print_table report run_demo run_sandbox_world wait_for_hosts"
+    ),
 }
 """Each original module's public names before the split, all still importable from it."""
 

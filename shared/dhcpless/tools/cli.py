@@ -11,8 +11,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from dhcpless.tools.cli_errors import UsageError, is_user_error, problem
 from dhcpless.keys import FunctionName
+from dhcpless.tools.cli_errors import UsageError, is_user_error, problem
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -23,9 +23,9 @@ def _demo(args: argparse.Namespace) -> int:
             from dhcpless.tools.demo.chaos import run_chaos_demo
 
             return run_chaos_demo(hosts=args.hosts, seed=args.seed, json_output=args.json)
-        from dhcpless.tools.demo.run import run_demo
         from dhcpless.sandbox.eventing.delivery import BrokerMode
         from dhcpless.sandbox.runtime.world import WorldSettings
+        from dhcpless.tools.demo.run import run_demo
 
         settings = WorldSettings(broker_mode=BrokerMode(args.broker))
         return run_demo(hosts=args.hosts, json_output=args.json, settings=settings)
@@ -39,8 +39,8 @@ def _folder_exists(option: str, path: str) -> None:
 
 def _sandbox(args: argparse.Namespace) -> int:
     _folder_exists("--kubeconfig", args.kubeconfig)
-    from dhcpless.tools.demo.run import run_sandbox_world
     from dhcpless.tools.demo.logs import demo_logs
+    from dhcpless.tools.demo.run import run_sandbox_world
 
     with demo_logs():  # the same world as the demo: the same one-line log
         return run_sandbox_world(port=args.port, kubeconfig=Path(args.kubeconfig))
@@ -154,8 +154,9 @@ def _add(
 
 
 def _broker_option(parser: argparse.ArgumentParser) -> None:
-    """Which delivery model the embedded Broker uses (`dhcpless.sandbox.eventing.delivery.BrokerMode`;
-    the values are spelled here so `--help` needs no sandbox import)."""
+    """Which delivery model the embedded Broker uses
+    (`dhcpless.sandbox.eventing.delivery.BrokerMode`; the values are spelled here so `--help`
+    needs no sandbox import)."""
     help_text = "sync: as the default Broker is installed (default); async: answer at once"
     parser.add_argument("--broker", choices=["sync", "async"], default="sync", help=help_text)
 
