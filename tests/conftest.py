@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from _pytest.terminal import TerminalReporter
 
-from dhcpless.sandbox.eventing import broker
 from dhcpless.sandbox.apiserver import SandboxServer
+from dhcpless.sandbox.eventing import broker
 from tests.fuzz import count as fuzz_count
 from tests.support import upstream
 

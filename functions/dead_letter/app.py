@@ -15,10 +15,10 @@ from typing import Final
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask, Response, request
 
-from dhcpless.serving import events
 from dhcpless.errors import InvalidInput
 from dhcpless.keys import DEAD_LETTER_FUNCTION
 from dhcpless.limits import BodyRefused
+from dhcpless.serving import events
 from dhcpless.serving.web import request_body
 
 log = logging.getLogger(__name__)

@@ -25,16 +25,16 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
 from dhcpless import keys
-from dhcpless.serving import events
 from dhcpless.chain import edge, pipeline
 from dhcpless.chain.decide import external, heal
 from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gather import Listed, ipam
 from dhcpless.errors import Gone
-from dhcpless.serving.events import Operation
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import IPAddressClaim, IPClaim, IPPool
+from dhcpless.serving import events
+from dhcpless.serving.events import Operation
 from dhcpless.serving.web import Settings, create_function_app
 
 log = logging.getLogger(__name__)

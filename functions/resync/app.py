@@ -18,7 +18,6 @@ from datetime import UTC, datetime
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless.serving import events
 from dhcpless.chain import pipeline
 from dhcpless.chain.decide import hang, lifecycle, slipped
 from dhcpless.chain.facts import Occasion
@@ -27,6 +26,7 @@ from dhcpless.errors import DhcplessError
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment, namespaces
 from dhcpless.models import BareMetalHost
+from dhcpless.serving import events
 from dhcpless.serving.web import Settings, create_function_app
 from functions.resync.settings import ResyncSettings, one_settings
 

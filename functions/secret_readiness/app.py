@@ -19,10 +19,10 @@ from dhcpless.chain import edge, pipeline
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.gather.lookup import secret_or_none
 from dhcpless.errors import Gone
-from dhcpless.serving.events import Operation
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import BareMetalHost, Secret
+from dhcpless.serving.events import Operation
 from dhcpless.serving.web import Settings, create_function_app
 
 log = logging.getLogger(__name__)

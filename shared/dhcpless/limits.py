@@ -30,8 +30,8 @@ from typing import Final, Protocol
 
 from werkzeug.exceptions import ClientDisconnected
 
-from dhcpless.serving import watchdog
 from dhcpless.errors import InvalidInput
+from dhcpless.serving import watchdog
 
 MAX_EVENT_BYTES: Final = 3 * 1024 * 1024
 BODY_READ_TIMEOUT: Final = 10.0

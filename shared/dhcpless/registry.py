@@ -1,12 +1,12 @@
 """The functions the image serves, in one place: name, Python module, what events reach it.
 
-Pure data, read by everything that maps a function name to code or to wiring: `dhcpless.serving.serve`
-and `deploy/gunicorn_conf.py` (which app to build), the sandbox runtime and the bench (which
-module to load), and a manifest test that holds it equal to `functions/*/func.yaml`, the
-Knative Services in `deploy/` and `eventing/`, and the Triggers' filters. The event types and
-kinds are what the function's Trigger passes (knative/eventing
-`pkg/eventfilter/subscriptionsapi/all_filter.go` and `any_filter.go`: a Trigger's `filters`
-are ANDed and `any` ORs its members, so each function gets one of `event_types` about one of
+Pure data, read by everything that maps a function name to code or to wiring:
+`dhcpless.serving.serve` and `deploy/gunicorn_conf.py` (which app to build), the sandbox runtime
+and the bench (which module to load), and a manifest test that holds it equal to
+`functions/*/func.yaml`, the Knative Services in `deploy/` and `eventing/`, and the Triggers'
+filters. The event types and kinds are what the function's Trigger passes (knative/eventing
+`pkg/eventfilter/subscriptionsapi/all_filter.go` and `any_filter.go`: a Trigger's `filters` are
+ANDed and `any` ORs its members, so each function gets one of `event_types` about one of
 `kinds`; empty `kinds`: any kind).
 """
 

@@ -67,9 +67,14 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
         pytest.param("dhcpless/render/routes.py", "import dhcpless.kube", RENDER, id="render-kube"),
         pytest.param("dhcpless/models/base.py", "import dhcpless.kube.client", MODELS, id="model"),
         pytest.param(
-            "functions/resync/app.py", "import dhcpless.sandbox.runtime.world", SERVING, id="fn-sandbox"
+            "functions/resync/app.py",
+            "import dhcpless.sandbox.runtime.world",
+            SERVING,
+            id="fn-sandbox",
         ),
-        pytest.param("dhcpless/chain/gate.py", "import dhcpless.tools.demo.run", SERVING, id="chain-demo"),
+        pytest.param(
+            "dhcpless/chain/gate.py", "import dhcpless.tools.demo.run", SERVING, id="chain-demo"
+        ),
         pytest.param(
             "dhcpless/kube/generic.py",
             "import dhcpless.templates.resolve",
@@ -85,7 +90,10 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
             marks=pytest.mark.slow,
         ),
         pytest.param(
-            "dhcpless/chain/decide/write.py", "import dhcpless.serving.web", DECIDE, id="decide-flask"
+            "dhcpless/chain/decide/write.py",
+            "import dhcpless.serving.web",
+            DECIDE,
+            id="decide-flask",
         ),
         pytest.param("dhcpless/chain/actions.py", "import kubernetes", DECIDE, id="actions-k8s"),
         pytest.param(

@@ -24,8 +24,8 @@ from dhcpless import keys
 from dhcpless.keys import EventType, ProvisioningState
 from dhcpless.kube import Kube
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.standins.bmh_status import host_status
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
+from dhcpless.sandbox.standins.bmh_status import host_status
 from functions.host_registration.app import create_app as registration_app
 from functions.ipclaim_fulfilment.app import create_app as fulfilment_app
 from tests.support import harness as e2e

@@ -71,7 +71,9 @@ def test_wheel_holds_no_sandbox_demo_or_bench_module(wheel: Path) -> None:
     assert [name for name in names if TOOLS.match(name)] == []
     served = [f"functions/{package}/app.py" for package in SERVED_PACKAGES.values()]
     assert set(served) <= set(names), "the wheel must still hold every app the image serves"
-    assert {"dhcpless/serving/serve.py", "dhcpless/serving/web.py", "dhcpless/tools/cli.py"} <= set(names)
+    assert {"dhcpless/serving/serve.py", "dhcpless/serving/web.py", "dhcpless/tools/cli.py"} <= set(
+        names
+    )
 
 
 def test_the_source_tree_has_what_the_image_drops() -> None:

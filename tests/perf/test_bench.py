@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from dhcpless.sandbox.eventing.delivery import BrokerMode
 from dhcpless.tools.bench import run as bench
-from dhcpless.tools.bench.run import measure, run_bench
 from dhcpless.tools.bench.chaos import measure_chaos
 from dhcpless.tools.bench.report import KEYS
 from dhcpless.tools.bench.rest import IDLE_ROUNDS
-from dhcpless.sandbox.eventing.delivery import BrokerMode
+from dhcpless.tools.bench.run import measure, run_bench
 
 pytestmark = pytest.mark.e2e
 

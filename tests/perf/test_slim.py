@@ -19,10 +19,10 @@ import pytest
 import urllib3
 
 from dhcpless import keys
-from dhcpless.tools.bench import coldstart as bench_coldstart
 from dhcpless.keys import EventType, FunctionName
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.runtime.processes import ProcessSpec
+from dhcpless.tools.bench import coldstart as bench_coldstart
 from tests.support import harness, objects
 from tests.support.waits import seconds
 

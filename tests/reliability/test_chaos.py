@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from dhcpless.tools.demo.chaos import run_chaos_demo
 from dhcpless.sandbox.runtime.chaos import ChaosSettings
+from dhcpless.tools.demo.chaos import run_chaos_demo
 
 pytestmark = pytest.mark.e2e
 

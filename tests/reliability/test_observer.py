@@ -14,11 +14,11 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.tools.demo.inventory import NAMESPACE, create, host, inventory
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
-from dhcpless.sandbox.observe.observer import Observer
 from dhcpless.sandbox.controllers.reflector import WatchEvent
+from dhcpless.sandbox.observe.observer import Observer
+from dhcpless.tools.demo.inventory import NAMESPACE, create, host, inventory
 from tests.support.waits import eventually
 
 Obj = dict[str, Any]

@@ -16,10 +16,10 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.tools.demo.inventory import host
 from dhcpless.sandbox.apiserver import SandboxServer
-from dhcpless.sandbox.standins.bmo import BMOController, GleanMode
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
+from dhcpless.sandbox.standins.bmo import BMOController, GleanMode
+from dhcpless.tools.demo.inventory import host
 from tests.support.waits import eventually
 
 pytestmark = pytest.mark.slow  # a controller and glean boots against a sandbox

@@ -20,7 +20,12 @@ from dhcpless.errors import Gone
 from dhcpless.kube import Kube
 from dhcpless.kube.capi import get_capi_claim
 from dhcpless.sandbox.apiserver import SandboxServer
-from dhcpless.sandbox.standins.capi_ipam import POOL_PLURAL, POOL_VERSION, CapiIPAMController, load_crds
+from dhcpless.sandbox.standins.capi_ipam import (
+    POOL_PLURAL,
+    POOL_VERSION,
+    CapiIPAMController,
+    load_crds,
+)
 from tests.sandbox.helpers import Custom
 from tests.support.waits import eventually, stays
 

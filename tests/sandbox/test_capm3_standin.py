@@ -16,11 +16,11 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.crds import crd_files
-from dhcpless.tools.demo.inventory import POOL, create, inventory
 from dhcpless.sandbox.apiserver import SandboxServer
-from dhcpless.sandbox.standins.capm3 import CAPM3Controller, data_name
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
+from dhcpless.sandbox.standins.capm3 import CAPM3Controller, data_name
 from dhcpless.sandbox.standins.ipam import IPAMController
+from dhcpless.tools.demo.inventory import POOL, create, inventory
 from tests.support.waits import eventually
 
 pytestmark = pytest.mark.slow  # controllers against a sandbox, several seconds on a loaded machine

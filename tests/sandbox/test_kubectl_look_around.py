@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dhcpless.sandbox.apiserver import rbac
-from dhcpless.sandbox.apiserver import SandboxServer
+from dhcpless.sandbox.apiserver import SandboxServer, rbac
 
 from .kubectl_helpers import HOST, Run, ok, runner
 

@@ -17,8 +17,8 @@ from cloudevents.core.v1.event import CloudEvent
 from kubernetes import client
 
 from dhcpless.sandbox.apiserver import SandboxServer
-from dhcpless.sandbox.eventing.eventsource import ApiServerSource, SourceResource
 from dhcpless.sandbox.controllers.reflector import WatchedResource
+from dhcpless.sandbox.eventing.eventsource import ApiServerSource, SourceResource
 from dhcpless.sandbox.eventing.source_events import Mode
 from tests.support.waits import eventually, seconds
 

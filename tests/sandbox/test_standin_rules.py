@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from dhcpless import keys
-from dhcpless.sandbox.standins.allocation import allocate
 from dhcpless.sandbox.apiserver import SandboxServer
+from dhcpless.sandbox.standins.allocation import allocate
 from dhcpless.sandbox.standins.bmo_provisioning import Step, next_step
 from dhcpless.sandbox.standins.ipam import IPAMController
 from dhcpless.sandbox.standins.ipam_spec import IP, PoolSpec

@@ -12,9 +12,9 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.tools.demo.inventory import host
 from dhcpless.keys import ProvisioningState
 from dhcpless.sandbox.observe.wire import duplicates
+from dhcpless.tools.demo.inventory import host
 from tests.scenarios.world_run import NS, Run, scenario_world
 
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import pytest
 
-from dhcpless.tools.demo.inventory import POOL
 from dhcpless.keys import ProvisioningState
 from dhcpless.sandbox.standins.capm3 import CAPM3Controller
+from dhcpless.tools.demo.inventory import POOL
 from tests.scenarios.world_run import NS, Run, judged, objects, scenario_world
 from tests.support.waits import eventually
 

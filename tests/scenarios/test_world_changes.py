@@ -19,8 +19,8 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.tools.demo.inventory import TEMPLATE
 from dhcpless.keys import ProvisioningState
+from dhcpless.tools.demo.inventory import TEMPLATE
 from tests.scenarios.world_run import NS, Obj, Run, judged, objects, scenario_world
 from tests.support.waits import eventually
 

@@ -12,8 +12,8 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.tools.demo.inventory import POOL, host
 from dhcpless.keys import ProvisioningState
+from dhcpless.tools.demo.inventory import POOL, host
 from tests.scenarios.world_run import NS, Run, judged, objects, scenario_world
 from tests.support.waits import eventually
 

@@ -21,14 +21,14 @@ from typing import Any
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.tools.demo.inventory import POOL, create, inventory
 from dhcpless.keys import ProvisioningState
-from dhcpless.sandbox.runtime.chaos import Chaos, ChaosSettings
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.sandbox.observe.observer import Observer
 from dhcpless.sandbox.observe.stall_watch import StallWatch
 from dhcpless.sandbox.observe.wire import WireWatch, bmo_machines
+from dhcpless.sandbox.runtime.chaos import Chaos, ChaosSettings
 from dhcpless.sandbox.runtime.world import World
+from dhcpless.tools.demo.inventory import POOL, create, inventory
 from tests.scenarios.world_faults import arm, chaos_world, holding_releases
 from tests.support.waits import eventually, seconds
 

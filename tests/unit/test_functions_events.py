@@ -14,8 +14,8 @@ import pytest
 from cloudevents.core.bindings.http import HTTPMessage, to_binary_event, to_structured_event
 from cloudevents.core.v1.event import CloudEvent
 
-from dhcpless.serving import events
 from dhcpless.keys import EventType
+from dhcpless.serving import events
 
 HOST = {
     "apiVersion": "metal3.io/v1alpha1",

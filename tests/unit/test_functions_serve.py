@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from kubernetes import client as k8s
 
-from dhcpless.serving import serve
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube
+from dhcpless.serving import serve
 
 
 @pytest.mark.parametrize("function", list(FunctionName))

@@ -18,9 +18,9 @@ from cloudevents.core.v1.event import CloudEvent
 from flask.testing import FlaskClient
 
 from dhcpless import errors
-from dhcpless.serving import web
 from dhcpless.keys import FunctionName
 from dhcpless.kube import errors as kube_errors
+from dhcpless.serving import web
 from dhcpless.serving.retrying import DEFAULT_BOUND
 
 RETRIED_BY_KNATIVE = {404, 408, 409, 429}

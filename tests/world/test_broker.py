@@ -17,7 +17,13 @@ import pytest
 from cloudevents.core.v1.event import CloudEvent
 
 from dhcpless.sandbox.eventing.broker import Broker, Trigger
-from dhcpless.sandbox.eventing.delivery import BackoffPolicy, Delivery, Outcome, classify, parse_duration
+from dhcpless.sandbox.eventing.delivery import (
+    BackoffPolicy,
+    Delivery,
+    Outcome,
+    classify,
+    parse_duration,
+)
 from dhcpless.sandbox.eventing.filters import trigger_filter
 from tests.support.waits import seconds
 from tests.world.apps import Answer, Scripted

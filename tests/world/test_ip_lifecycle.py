@@ -24,11 +24,11 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.chain.decide import stalls
-from dhcpless.tools.demo.inventory import POOL, create, inventory
-from dhcpless.sandbox.standins.capm3 import CAPM3Controller, data_name
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.sandbox.observe.wire import duplicates
 from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.sandbox.standins.capm3 import CAPM3Controller, data_name
+from dhcpless.tools.demo.inventory import POOL, create, inventory
 from tests.support.waits import eventually
 
 NS = "demo"

@@ -13,7 +13,12 @@ from typing import Any
 
 import pytest
 
-from dhcpless.sandbox.standins.allocation import Allocation, AllocationFailed, address_name, allocate
+from dhcpless.sandbox.standins.allocation import (
+    Allocation,
+    AllocationFailed,
+    address_name,
+    allocate,
+)
 from dhcpless.sandbox.standins.ip_ranges import candidates
 from dhcpless.sandbox.standins.ipam_spec import IP, PoolSpec
 

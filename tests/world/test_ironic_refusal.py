@@ -18,9 +18,9 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.tools.demo.inventory import NAMESPACE, create, host, inventory
 from dhcpless.render import openstack, validate
 from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.tools.demo.inventory import NAMESPACE, create, host, inventory
 from tests.ironic_schema import schema_check
 from tests.support.waits import eventually
 

@@ -19,9 +19,9 @@ import yaml
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.tools.demo.run import EXAMPLES_NAMESPACE
-from dhcpless.tools.demo.inventory import NAMESPACE, create, inventory
 from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.tools.demo.inventory import NAMESPACE, create, inventory
+from dhcpless.tools.demo.run import EXAMPLES_NAMESPACE
 from tests.ironic_schema import ironic_errors, schema_check
 from tests.support.waits import eventually
 

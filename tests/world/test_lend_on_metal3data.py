@@ -14,10 +14,10 @@ from collections.abc import Iterator
 import pytest
 
 from dhcpless import keys
-from dhcpless.tools.demo.inventory import POOL, create, inventory
 from dhcpless.keys import FunctionName
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.tools.demo.inventory import POOL, create, inventory
 from tests.support.waits import eventually
 
 NS, HOST = "demo", "host-000"

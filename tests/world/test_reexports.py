@@ -13,25 +13,59 @@ import pytest
 
 MOVED = {
     "dhcpless.sandbox.eventing.eventsource": {
-        "dhcpless.sandbox.controllers.reflector": ["WatchEvent", "WatchedResource", "Reflector", "ListHandler"],
+        "dhcpless.sandbox.controllers.reflector": [
+            "WatchEvent",
+            "WatchedResource",
+            "Reflector",
+            "ListHandler",
+        ],
         "dhcpless.sandbox.eventing.source_events": ["Mode", "make_event", "guess_plural"],
         "dhcpless.sandbox.eventing.faults": ["Faults"],
     },
     "dhcpless.sandbox.eventing.broker": {
-        "dhcpless.sandbox.eventing.delivery": ["BackoffPolicy", "Outcome", "Delivery", "Subscriber", "UrlSubscriber"],
-        "dhcpless.sandbox.eventing.filters": ["Filter", "subscriptions_filter", "attributes_filter", "trigger_filter"],
+        "dhcpless.sandbox.eventing.delivery": [
+            "BackoffPolicy",
+            "Outcome",
+            "Delivery",
+            "Subscriber",
+            "UrlSubscriber",
+        ],
+        "dhcpless.sandbox.eventing.filters": [
+            "Filter",
+            "subscriptions_filter",
+            "attributes_filter",
+            "trigger_filter",
+        ],
     },
     "dhcpless.sandbox.standins.ipam": {
         "dhcpless.sandbox.standins.ipam_spec": ["IP", "Network", "PoolEntry", "PoolSpec"],
-        "dhcpless.sandbox.standins.allocation": ["Allocation", "AllocationFailed", "allocate", "address_name"],
+        "dhcpless.sandbox.standins.allocation": [
+            "Allocation",
+            "AllocationFailed",
+            "allocate",
+            "address_name",
+        ],
         "dhcpless.sandbox.standins.ip_ranges": ["candidates"],
     },
     "dhcpless.sandbox.standins.bmo": {
         "dhcpless.sandbox.standins.ramdisk": ["GleanMode", "BootResult", "ramdisk_boot"],
-        "dhcpless.sandbox.standins.bmh_status": ["host_status", "missing_secret_message", "network_data_from_secret"],
+        "dhcpless.sandbox.standins.bmh_status": [
+            "host_status",
+            "missing_secret_message",
+            "network_data_from_secret",
+        ],
     },
-    "dhcpless.sandbox.runtime.runner": {"dhcpless.sandbox.controllers.workqueue": ["WorkQueue", "Handler"]},
-    "dhcpless.sandbox.runtime.world": {"dhcpless.sandbox.runtime.wiring": ["DELIVERY", "TRIGGER_FILTERS", "SOURCES", "function_factory"]},
+    "dhcpless.sandbox.runtime.runner": {
+        "dhcpless.sandbox.controllers.workqueue": ["WorkQueue", "Handler"]
+    },
+    "dhcpless.sandbox.runtime.world": {
+        "dhcpless.sandbox.runtime.wiring": [
+            "DELIVERY",
+            "TRIGGER_FILTERS",
+            "SOURCES",
+            "function_factory",
+        ]
+    },
     "dhcpless.tools.demo.run": {
         "dhcpless.tools.demo.inventory": ["inventory", "host", "create", "NAMESPACE", "POOL"],
         "dhcpless.tools.demo.report": ["HostRow", "observe", "report", "print_table", "Progress"],

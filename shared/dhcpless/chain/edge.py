@@ -14,9 +14,9 @@ from typing import TypeVar
 
 from cloudevents.core.base import BaseCloudEvent
 
-from dhcpless.serving import events
 from dhcpless.models import ModelError
 from dhcpless.models.base import K8sObject
+from dhcpless.serving import events
 
 M = TypeVar("M", bound=K8sObject)
 Reader = Callable[[str, str], M]

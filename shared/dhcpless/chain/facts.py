@@ -13,7 +13,6 @@ from datetime import datetime
 from enum import StrEnum
 
 from dhcpless import render
-from dhcpless.templates import resolve
 from dhcpless.models import (
     BareMetalHost,
     IPAddress,
@@ -26,6 +25,7 @@ from dhcpless.models import (
 from dhcpless.models.capm3 import Metal3Data
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
+from dhcpless.templates import resolve
 
 Taken = IPClaim | IPAddressClaim | Secret
 """An object a create of ours found under our name (`HostFacts.taken`)."""

@@ -1,7 +1,7 @@
 """Typed pointers to templates: what resolution produces and what the adapter reads by.
 
-Kept with the models rather than in `dhcpless.templates.resolve`, so the adapter (`dhcpless.kube`) can
-read a template by its reference without importing template resolution.
+Kept with the models rather than in `dhcpless.templates.resolve`, so the adapter
+(`dhcpless.kube`) can read a template by its reference without importing template resolution.
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
 from dhcpless import errors, limits
-from dhcpless.serving import events
 from dhcpless.keys import FunctionName
+from dhcpless.serving import events
 from dhcpless.serving.retrying import Deferred, retrying
 from dhcpless.settings import Settings as Settings  # re-exported: `web.Settings` callers
 

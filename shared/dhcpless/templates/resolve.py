@@ -37,7 +37,9 @@ from dhcpless.models.bmh import BareMetalHost
 from dhcpless.models.refs import TemplateKind as TemplateKind  # re-exported: callers use it here
 from dhcpless.models.refs import TemplateRef as TemplateRef
 from dhcpless.models.templates import Metal3MachineTemplate
-from dhcpless.templates.selectors import ResolveError as ResolveError  # re-exported: callers catch it here
+from dhcpless.templates.selectors import (
+    ResolveError as ResolveError,  # re-exported: callers catch it here
+)
 from dhcpless.templates.selectors import ruled_out, selector_matches
 
 

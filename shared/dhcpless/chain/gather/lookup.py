@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from dhcpless import keys, names
-from dhcpless.templates import resolve
 from dhcpless.chain import identity
 from dhcpless.chain.facts import Found, Problem, TemplateLookup
 from dhcpless.errors import Gone, InvalidInput, Transient
@@ -17,6 +16,7 @@ from dhcpless.kube.client import Kube
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Metal3MachineTemplate, Secret
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
+from dhcpless.templates import resolve
 
 __all__ = ["Found", "Problem", "TemplateLookup", "addresses", "host_claims", "secret_or_none"]
 __all__ += ["selector", "template_for"]

@@ -23,7 +23,6 @@ import logging
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from cloudevents.core.base import BaseCloudEvent
@@ -50,6 +49,7 @@ from dhcpless.sandbox.eventing.filters import (
     trigger_filter,
 )
 from dhcpless.sandbox.eventing.ingress import ingress_app
+from dhcpless.sandbox.eventing.triggers import BrokerStats, Trigger
 from dhcpless.sandbox.runtime.runner import halt, serve
 
 __all__ = ["MAX_TTL", "Broker", "BrokerStats", "Trigger"]
@@ -76,28 +76,6 @@ DEFAULT_MODE = BrokerMode.SYNC
 _FANOUT_FAILED = 500
 """What the channel, hence ingress, answers when a delivery failed for good
 (knative/eventing `pkg/channel/event_receiver.go`, `ServeHTTP`)."""
-
-
-@dataclass(frozen=True)
-class Trigger:
-    """One Trigger: which events (`filter`) go to whom (`subscriber`), and how (`delivery`)."""
-
-    name: str
-    subscriber: Subscriber
-    filter: Filter = field(default=lambda _: True)
-    delivery: Delivery = field(default_factory=Delivery)
-
-
-@dataclass
-class BrokerStats:
-    """What tests read to see retries, dead letters, drops and replies actually happen."""
-
-    accepted: int = 0
-    deliveries: int = 0
-    retries: int = 0
-    dead_lettered: int = 0
-    dropped: int = 0
-    replies: int = 0
 
 
 class Broker:

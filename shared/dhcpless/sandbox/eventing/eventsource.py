@@ -21,7 +21,6 @@ from typing import Any
 from cloudevents.core.v1.event import CloudEvent
 from kubernetes import client
 
-from dhcpless.sandbox.eventing.faults import FaultInjector, Faults
 from dhcpless.sandbox.controllers.reflector import (
     EventHandler,
     ListHandler,
@@ -29,6 +28,7 @@ from dhcpless.sandbox.controllers.reflector import (
     WatchedResource,
     WatchEvent,
 )
+from dhcpless.sandbox.eventing.faults import FaultInjector, Faults
 from dhcpless.sandbox.eventing.source_events import Mode, guess_plural, make_event
 from dhcpless.sandbox.eventing.source_namespaces import NamespaceScope
 

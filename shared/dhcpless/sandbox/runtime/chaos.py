@@ -29,10 +29,10 @@ from typing import Any
 from cloudevents.core.base import BaseCloudEvent
 
 from dhcpless.keys import FunctionName
+from dhcpless.sandbox.apiserver.rbac import SERVICE_ACCOUNT_PREFIX
 from dhcpless.sandbox.apiserver.request import RequestInfo
 from dhcpless.sandbox.apiserver.status import ApiError
 from dhcpless.sandbox.eventing.faults import Faults
-from dhcpless.sandbox.apiserver.rbac import SERVICE_ACCOUNT_PREFIX
 from dhcpless.sandbox.runtime.runner import FunctionService
 
 WSGI = Callable[..., Any]

@@ -21,8 +21,8 @@ from kubernetes import client
 
 from dhcpless import keys, registry
 from dhcpless.keys import FunctionName
-from dhcpless.sandbox.eventing.eventsource import Mode, SourceResource
 from dhcpless.sandbox.controllers.reflector import WatchedResource as Watched
+from dhcpless.sandbox.eventing.eventsource import Mode, SourceResource
 
 BROKER = "dhcpless"
 PING_TYPE = "dev.knative.sources.ping"

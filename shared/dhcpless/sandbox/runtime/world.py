@@ -11,25 +11,19 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import replace
 from typing import Any, cast
 
 from kubernetes import client
 
 from dhcpless.crds import crd_files
 from dhcpless.keys import FunctionName
-from dhcpless.sandbox.apiserver import rbac
-from dhcpless.sandbox.apiserver import SandboxServer
-from dhcpless.sandbox.standins.bmo import BMOController, GleanMode
-from dhcpless.sandbox.eventing.broker import Broker, BrokerMode, Delivery, Trigger, trigger_filter
-from dhcpless.sandbox.standins.capi_ipam import CapiIPAMController
-from dhcpless.sandbox.eventing.dead_letters import DeadLetters
-from dhcpless.sandbox.eventing.eventsource import ApiServerSource, Faults, SourceResource
-from dhcpless.sandbox.standins.ipam import IPAMController
-from dhcpless.sandbox.standins.ironic import NetworkDataCheck, project_rules
-from dhcpless.sandbox.controllers.periodic import Periodic
+from dhcpless.sandbox.apiserver import SandboxServer, rbac
 from dhcpless.sandbox.apiserver.rbac import Authorizer
+from dhcpless.sandbox.controllers.periodic import Periodic
+from dhcpless.sandbox.eventing.broker import Broker, Delivery, Trigger, trigger_filter
+from dhcpless.sandbox.eventing.dead_letters import DeadLetters
+from dhcpless.sandbox.eventing.eventsource import ApiServerSource, SourceResource
 from dhcpless.sandbox.runtime.runner import FunctionService, Reaper
 from dhcpless.sandbox.runtime.wiring import (
     BROKER,
@@ -42,6 +36,10 @@ from dhcpless.sandbox.runtime.wiring import (
     function_factory,
     ping_event,
 )
+from dhcpless.sandbox.runtime.world_settings import Counters, WorldSettings
+from dhcpless.sandbox.standins.bmo import BMOController
+from dhcpless.sandbox.standins.capi_ipam import CapiIPAMController
+from dhcpless.sandbox.standins.ipam import IPAMController
 
 __all__ = ["Counters", "DeadLetters", "World", "WorldSettings"]
 __all__ += ["BROKER", "DELIVERY", "OURS", "PING_SOURCE", "PING_TYPE", "SOURCES", "TRIGGER_FILTERS"]
@@ -50,49 +48,6 @@ __all__ += ["function_factory"]
 
 SOURCE_SYNC_SECONDS = 60.0
 """How long `start` waits for the event source's first LIST and watch (a loaded machine)."""
-
-
-@dataclass(frozen=True)
-class WorldSettings:
-    """Knobs for demos and tests; the defaults suit an interactive demo."""
-
-    port: int = 0
-    idle_seconds: float = 3.0
-    """Scale-to-zero window of each function."""
-    resync_seconds: float = 5.0
-    broker_workers: int = 8
-    broker_mode: BrokerMode | None = None
-    """None: the broker's default (synchronous, as installed; see `BrokerMode`)."""
-    bmo_workers: int = 4
-    glean_mode: GleanMode = GleanMode.SUBPROCESS
-    network_data_check: NetworkDataCheck = project_rules
-    """How the BMO stand-in's Ironic judges network data (tests inject Ironic's own schema)."""
-    faults: Faults = field(default_factory=Faults)
-    ipam_delay: float = 0.0
-    crd_files: tuple[Path, ...] = ()
-    """Extra CRD files to load after the built-in ones (tests load the upstream CRDs)."""
-    namespace: str = "demo"
-    """The namespace resync lists hosts in (a deployment's: its own; the demo's: `demo`)."""
-    rbac_files: tuple[Path, ...] = ()
-    """RBAC manifests (deploy/base, eventing) to enforce: each function and each source then
-    calls the API as its own ServiceAccount in `namespace` (see `dhcpless.sandbox.apiserver.rbac`)."""
-    namespace_selector: str = ""
-    """The cluster-wide option (deploy/cluster-wide): the sources watch every namespace, as
-    an ApiServerSource with a `namespaceSelector` does under its ClusterRole, and resync lists
-    the hosts of the namespaces this label selector selects."""
-    identities: bool = False
-    """Each function and source calls as its own ServiceAccount even without RBAC (so fault
-    injection and the audit can tell them from the stand-ins)."""
-
-
-@dataclass(frozen=True)
-class Counters:
-    """What the demo's summary reports: API traffic, function invocations and cold starts."""
-
-    api_requests: dict[str, int]
-    invocations: dict[str, int]
-    cold_starts: int
-    dead_letters: int
 
 
 class World:

@@ -16,7 +16,13 @@ from collections.abc import Callable, Iterator, Set
 from dataclasses import dataclass
 
 from dhcpless.sandbox.standins.ip_ranges import candidates, entry_range
-from dhcpless.sandbox.standins.ipam_spec import IP, AllocationStrategy, PoolEntry, PoolSpec, parse_ip
+from dhcpless.sandbox.standins.ipam_spec import (
+    IP,
+    AllocationStrategy,
+    PoolEntry,
+    PoolSpec,
+    parse_ip,
+)
 
 Pick = Callable[[int], int]
 """A random index below its argument (`random.Random(seed).randrange`)."""

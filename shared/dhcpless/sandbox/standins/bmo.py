@@ -23,6 +23,9 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
+from dhcpless.sandbox.controllers.controller import Controller
+from dhcpless.sandbox.controllers.custom_objects import CustomObjects
+from dhcpless.sandbox.controllers.reflector import WatchedResource, WatchEvent
 from dhcpless.sandbox.standins.bmh_secrets import PreprovisioningSecrets
 from dhcpless.sandbox.standins.bmh_status import (
     host_status,
@@ -31,11 +34,8 @@ from dhcpless.sandbox.standins.bmh_status import (
     provisioning_state,
 )
 from dhcpless.sandbox.standins.bmo_boots import HostKey, MachineBoots
-from dhcpless.sandbox.controllers.controller import Controller
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.sandbox.standins.ironic import NetworkDataCheck, project_rules, refusal
 from dhcpless.sandbox.standins.ramdisk import BootResult, GleanMode, ramdisk_boot, require_glean
-from dhcpless.sandbox.controllers.reflector import WatchedResource, WatchEvent
 
 __all__ = ["BMOController", "HostKey"]
 __all__ += ["BootResult", "GleanMode", "ramdisk_boot"]

@@ -22,12 +22,12 @@ from kubernetes.client.exceptions import ApiException
 
 from dhcpless import keys
 from dhcpless.crds import crd_files
-from dhcpless.sandbox.standins.allocation import Allocation, AllocationFailed, allocate
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.controllers.controller import Controller
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects, ignore_missing
-from dhcpless.sandbox.standins.ipam_spec import IP, PoolEntry, PoolSpec, parse_ip
 from dhcpless.sandbox.controllers.reflector import WatchedResource, WatchEvent
+from dhcpless.sandbox.standins.allocation import Allocation, AllocationFailed, allocate
+from dhcpless.sandbox.standins.ipam_spec import IP, PoolEntry, PoolSpec, parse_ip
 
 log = logging.getLogger(__name__)
 

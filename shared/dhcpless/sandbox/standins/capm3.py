@@ -28,14 +28,14 @@ from kubernetes.client.exceptions import ApiException
 
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
+from dhcpless.sandbox.controllers.controller import Controller
+from dhcpless.sandbox.controllers.custom_objects import CustomObjects
+from dhcpless.sandbox.controllers.reflector import WatchedResource, WatchEvent
 from dhcpless.sandbox.standins import capm3_objects as objects
 from dhcpless.sandbox.standins import capm3_teardown as teardown
 from dhcpless.sandbox.standins.bmh_status import provisioning_state
 from dhcpless.sandbox.standins.capm3_objects import CAPM3, data_name, machine_name, owned_by
 from dhcpless.sandbox.standins.capm3_render import network_data
-from dhcpless.sandbox.controllers.controller import Controller
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
-from dhcpless.sandbox.controllers.reflector import WatchedResource, WatchEvent
 
 __all__ = ["CAPM3Controller", "data_name", "machine_name"]
 

@@ -12,8 +12,8 @@ Metal3Machine go.
 from __future__ import annotations
 
 from dhcpless import keys
-from dhcpless.sandbox.standins.capm3_objects import data_name, machine_name
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
+from dhcpless.sandbox.standins.capm3_objects import data_name, machine_name
 
 
 def release(

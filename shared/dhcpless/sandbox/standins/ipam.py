@@ -22,6 +22,9 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
 from dhcpless import keys
+from dhcpless.sandbox.controllers.controller import Controller
+from dhcpless.sandbox.controllers.custom_objects import CustomObjects, ignore_missing
+from dhcpless.sandbox.controllers.reflector import WatchedResource, WatchEvent
 from dhcpless.sandbox.standins.allocation import (
     REQUESTED_IP_ANNOTATION,
     Allocation,
@@ -29,8 +32,6 @@ from dhcpless.sandbox.standins.allocation import (
     address_name,
     allocate,
 )
-from dhcpless.sandbox.controllers.controller import Controller
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects, ignore_missing
 from dhcpless.sandbox.standins.ip_ranges import candidates
 from dhcpless.sandbox.standins.ipam_spec import IP, Network, PoolEntry, PoolSpec, parse_ip
 from dhcpless.sandbox.standins.ipam_state import (
@@ -41,7 +42,6 @@ from dhcpless.sandbox.standins.ipam_state import (
     pending_claims,
     pool_state,
 )
-from dhcpless.sandbox.controllers.reflector import WatchedResource, WatchEvent
 
 __all__ = ["IPAMController", "PoolKey"]
 __all__ += ["REQUESTED_IP_ANNOTATION", "Allocation", "AllocationFailed", "address_name", "allocate"]

@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from dhcpless import keys
+from dhcpless.sandbox.eventing.delivery import BrokerMode
+from dhcpless.sandbox.runtime.world import WorldSettings
+from dhcpless.sandbox.standins.bmo import GleanMode
 from dhcpless.tools.bench import inventory as bench_inventory
 from dhcpless.tools.bench.report import quantile
 from dhcpless.tools.bench.watch import UnpauseWatch
 from dhcpless.tools.bench.world import ProcessWorld
 from dhcpless.tools.demo.inventory import create, kube_object
-from dhcpless.sandbox.standins.bmo import GleanMode
-from dhcpless.sandbox.eventing.delivery import BrokerMode
-from dhcpless.sandbox.runtime.world import WorldSettings
 
 FULL = "full"
 WARMUP = 5

@@ -24,13 +24,13 @@ from cloudevents.core.base import BaseCloudEvent
 from cloudevents.core.bindings.http import to_binary_event
 
 from dhcpless import keys
-from dhcpless.tools.bench.bare_app import APP as BARE_APP
-from dhcpless.tools.bench.floor_app import APP as FLOOR_APP
 from dhcpless.keys import FunctionName
-from dhcpless.sandbox.runtime.processes import ProcessFunctionService, ProcessSpec
 from dhcpless.sandbox.controllers.reflector import WatchEvent
 from dhcpless.sandbox.eventing.source_events import Mode, make_event
+from dhcpless.sandbox.runtime.processes import ProcessFunctionService, ProcessSpec
 from dhcpless.sandbox.runtime.wiring import ping_event
+from dhcpless.tools.bench.bare_app import APP as BARE_APP
+from dhcpless.tools.bench.floor_app import APP as FLOOR_APP
 
 ABSENT = "bench-absent"
 BARE = "bare"

@@ -9,10 +9,10 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from dhcpless.sandbox.eventing.delivery import BrokerMode
 from dhcpless.tools.bench.coldstart import BARE, FLOOR, REFERENCES
 from dhcpless.tools.bench.count import Window
 from dhcpless.tools.bench.plot import plot
-from dhcpless.sandbox.eventing.delivery import BrokerMode
 
 KEYS = (
     "broker_mode", "hosts", "pools", "unpaused", "seconds", "hosts_per_second", "p50_seconds",

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import time
 
+from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.tools.bench import inventory as bench_inventory
 from dhcpless.tools.bench.world import ProcessWorld
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 
 IDLE_ROUNDS = 4
 QUIET_SECONDS = 5.0

@@ -18,6 +18,11 @@ from typing import Any
 
 from cloudevents.core.base import BaseCloudEvent
 
+from dhcpless.keys import FunctionName
+from dhcpless.sandbox.controllers.custom_objects import CustomObjects
+from dhcpless.sandbox.eventing.delivery import BrokerMode
+from dhcpless.sandbox.runtime.world import WorldSettings
+from dhcpless.sandbox.standins.bmo import GleanMode
 from dhcpless.tools.bench import coldstart as bench_coldstart
 from dhcpless.tools.bench import floor_live as bench_floor_live
 from dhcpless.tools.bench import inventory as bench_inventory
@@ -30,11 +35,6 @@ from dhcpless.tools.bench.settle import Probes, Unsettled, settle
 from dhcpless.tools.bench.watch import UnpauseWatch
 from dhcpless.tools.bench.world import ProcessWorld
 from dhcpless.tools.demo.inventory import create
-from dhcpless.keys import FunctionName
-from dhcpless.sandbox.standins.bmo import GleanMode
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
-from dhcpless.sandbox.eventing.delivery import BrokerMode
-from dhcpless.sandbox.runtime.world import WorldSettings
 
 COLD_REPEATS = 5
 """Cold starts per process at 200 hosts and more: the median of 5 resists a loaded machine."""

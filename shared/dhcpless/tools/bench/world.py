@@ -12,13 +12,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dhcpless import registry
-from dhcpless.tools.bench.cost import ACCESS_ARGS, cpu_seconds, cpu_snapshot, handler_seconds, log_offsets
 from dhcpless.keys import NAMESPACE_ENV, FunctionName
-from dhcpless.sandbox.eventing.broker import Delivery, Trigger, trigger_filter
 from dhcpless.sandbox.controllers.periodic import Periodic
+from dhcpless.sandbox.eventing.broker import Delivery, Trigger, trigger_filter
 from dhcpless.sandbox.runtime.processes import ProcessFunctionService, ProcessSpec
 from dhcpless.sandbox.runtime.runner import FunctionService, Reaper
 from dhcpless.sandbox.runtime.world import DELIVERY, TRIGGER_FILTERS, World, WorldSettings
+from dhcpless.tools.bench.cost import (
+    ACCESS_ARGS,
+    cpu_seconds,
+    cpu_snapshot,
+    handler_seconds,
+    log_offsets,
+)
 
 
 @dataclass(frozen=True)

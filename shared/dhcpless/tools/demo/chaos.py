@@ -19,15 +19,15 @@ from typing import Any
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.tools.demo.inventory import NAMESPACE, create, host, inventory
-from dhcpless.tools.demo.report import HostRow, Progress, observe, print_summary, report
-from dhcpless.sandbox.runtime.chaos import Chaos, ChaosSettings
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.sandbox.observe.observer import Observer
-from dhcpless.sandbox.runtime.runner import FunctionService, WSGIApp
 from dhcpless.sandbox.observe.stall_watch import StallWatch
 from dhcpless.sandbox.observe.wire import WireWatch, bmo_machines
+from dhcpless.sandbox.runtime.chaos import Chaos, ChaosSettings
+from dhcpless.sandbox.runtime.runner import FunctionService, WSGIApp
 from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.tools.demo.inventory import NAMESPACE, create, host, inventory
+from dhcpless.tools.demo.report import HostRow, Progress, observe, print_summary, report
 
 _POLL = 0.25
 USER_SECRET = "user-netdata"

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.tools.demo.inventory import NAMESPACE, POOL
-from dhcpless.sandbox.standins.bmh_status import provisioning_state
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.sandbox.runtime.world import World
+from dhcpless.sandbox.standins.bmh_status import provisioning_state
+from dhcpless.tools.demo.inventory import NAMESPACE, POOL
 
 if TYPE_CHECKING:
     from dhcpless.tools.demo.progress import LiveProgress

@@ -16,10 +16,10 @@ import threading
 import time
 from pathlib import Path
 
+from dhcpless.sandbox.runtime.world import World, WorldSettings
 from dhcpless.tools.demo.inventory import NAMESPACE, POOL, ROLE, TEMPLATE, create, host, inventory
 from dhcpless.tools.demo.policy import create_through_policy
 from dhcpless.tools.demo.report import HostRow, Progress, observe, print_table, report
-from dhcpless.sandbox.runtime.world import World, WorldSettings
 
 __all__ = ["run_demo", "run_sandbox_world", "wait_for_hosts"]
 __all__ += ["NAMESPACE", "POOL", "ROLE", "TEMPLATE", "create", "host", "inventory"]

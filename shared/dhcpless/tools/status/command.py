@@ -22,12 +22,12 @@ from typing import TextIO
 from kubernetes.config import ConfigException
 
 from dhcpless import keys
-from dhcpless.templates import resolve
 from dhcpless.chain.decide import hang
 from dhcpless.chain.gate import secret_name
 from dhcpless.errors import DhcplessError
 from dhcpless.kube.client import Kube, from_environment
 from dhcpless.models import BareMetalHost, IPClaim, Metal3MachineTemplate
+from dhcpless.templates import resolve
 from dhcpless.tools.status.phase import Phase as Phase  # re-exported: the CLI's and tests' name
 from dhcpless.tools.status.phase import Seen, phase_of
 from dhcpless.tools.status.read import Fleet, HostEvent, read_fleet
