@@ -10,7 +10,7 @@ it into `HostFacts.taken`, and the pipeline decides again). Reads only; nothing 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
@@ -24,8 +24,9 @@ from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or
 from dhcpless.kube.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Secret
 
-Listed = tuple[str, Sequence[IPClaim]]
-"""Claims a caller listed by a host's labels in one namespace: (namespace, claims)."""
+Listed = released.Listed
+"""Claims a caller listed in one namespace: (namespace, claims); by a host's labels
+(ipclaim-fulfilment), or every claim of ours there (resync, `released.ours_in`)."""
 
 
 def gather(

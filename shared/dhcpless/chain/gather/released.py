@@ -50,6 +50,7 @@ def claimed_addresses(kube: Kube, host: BareMetalHost) -> tuple[IPAddress, ...]:
 
 
 Listed = tuple[str, Sequence[IPClaim]]
+"""Claims a caller listed in one namespace: (namespace, claims)."""
 
 
 def held(kube: Kube, host: BareMetalHost, listed: Listed | None) -> tuple[IPClaim, ...] | None:
