@@ -5,8 +5,10 @@ retry, so every tick LISTs the BareMetalHosts of its one namespace (`settings.Re
 a namespaced Role is enough), or with the cluster-wide option of each namespace the sources'
 selector selects, and runs the host's one pipeline (`chain.pipeline`, the same the other
 functions run) for each host that is paused for us, slipped past the pause, lendable to CAPM3
-or hanging in inspection (`chain.decide.hang`); on a tick the pipeline also retries failed
-claims and explains unanswered ones. Every other host costs nothing beyond the LIST.
+hanging in inspection (`chain.decide.hang`), or released and missing a claim its record names
+(`chain.decide.reclaim`: one LIST of our claims per namespace so recorded, handed to those
+hosts' pipelines); on a tick the pipeline also retries failed claims and explains unanswered
+ones. Every other host costs nothing beyond the LISTs.
 """
 
 from __future__ import annotations
@@ -19,13 +21,14 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
 from dhcpless.chain import pipeline
-from dhcpless.chain.decide import hang, lifecycle, slipped
+from dhcpless.chain.decide import hang, lifecycle, reclaim, slipped
 from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gate import gate
+from dhcpless.chain.gather import Listed, released
 from dhcpless.errors import DhcplessError
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment, namespaces
-from dhcpless.models import BareMetalHost
+from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.serving import events
 from dhcpless.serving.web import Settings, create_function_app
 from functions.resync.settings import ResyncSettings, one_settings
@@ -55,20 +58,47 @@ def handle(
     events.require_ping(cloudevent)
     now = datetime.now(UTC)
     hosts = [h for ns in watched_namespaces(kube, resync) for h in kube.list_hosts(ns)]
-    due = [h for h in hosts if due_for_tick(h, now, resync.hang_seconds)]
+    held = claims_held(kube, hosts)
+    due = [h for h in hosts if due_for_tick(h, now, resync.hang_seconds, _in(held, h))]
     log.info("resync: %d of %d host(s) to reconcile", len(due), len(hosts))
     for host in due:  # as listed (read from the API): the pipeline reads no host again
-        _guarded(kube, host, settings, now, resync.hang_seconds)
+        _guarded(kube, host, settings, now, resync.hang_seconds, _in(held, host))
 
 
-def due_for_tick(host: BareMetalHost, now: datetime, hang_seconds: float) -> bool:
+def claims_held(kube: Kube, hosts: list[BareMetalHost]) -> dict[str, list[IPClaim]]:
+    """Our claims in each namespace a released host's record names (`chain.decide.reclaim`):
+    one LIST per namespace, not one per host. A namespace that cannot be listed now is left
+    out (its hosts are not re-claimed this tick; the next tick tries again)."""
+    found: dict[str, list[IPClaim]] = {}
+    for namespace in sorted({r[0] for h in hosts if (r := reclaim.recorded(h)) is not None}):
+        try:
+            found[namespace] = released.ours_in(kube, namespace)
+        except DhcplessError as err:
+            log.warning("resync: claims in %s not listed: %s", namespace, err.reason)
+    return found
+
+
+def _in(held: dict[str, list[IPClaim]], host: BareMetalHost) -> Listed | None:
+    """The claims listed in the namespace of the host's record, if listed."""
+    record = reclaim.recorded(host)
+    if record is None or record[0] not in held:
+        return None
+    return record[0], held[record[0]]
+
+
+def due_for_tick(
+    host: BareMetalHost, now: datetime, hang_seconds: float, held: Listed | None = None
+) -> bool:
     """Pure: paused for us, slipped past the pause, lendable to CAPM3 (its event may have
-    been lost), or hanging in inspection. Every other host costs nothing more than the LIST."""
+    been lost), hanging in inspection, or released and missing a claim its record names
+    (`held`: the claims listed there; its DELETE event may have been lost). Every other host
+    costs nothing more than the LISTs."""
     return (
         gate(host).ours
         or slipped.slipped(host)
         or lifecycle.lendable(host)
         or hang.hanging(host, now, hang_seconds)
+        or (held is not None and bool(reclaim.missing(host, tuple(held[1]))))
     )
 
 
@@ -80,10 +110,17 @@ def watched_namespaces(kube: Kube, resync: ResyncSettings) -> list[str]:
 
 
 def _guarded(
-    kube: Kube, host: BareMetalHost, settings: Settings, now: datetime, hang_seconds: float
+    kube: Kube,
+    host: BareMetalHost,
+    settings: Settings,
+    now: datetime,
+    hang_seconds: float,
+    listed: Listed | None = None,
 ) -> None:
     """One host's trouble must not stop the rest (the next tick retries it)."""
     try:
-        pipeline.reconcile(kube, host, settings, Occasion.TICK, now, hang_seconds=hang_seconds)
+        pipeline.reconcile(
+            kube, host, settings, Occasion.TICK, now, hang_seconds=hang_seconds, listed=listed
+        )
     except DhcplessError as err:
         log.warning("resync host %s/%s: %s", host.namespace, host.name, err.reason)

@@ -69,17 +69,11 @@ def test_delete_the_host_frees_its_address_once(chaotic: bool) -> None:
     judged(run)
 
 
-LOST_DELETE = pytest.mark.xfail(
-    strict=False,
-    reason="chain: a claim deleted after release is claimed again only on its DELETE event "
-    "(ipclaim-fulfilment, chain.reclaim); resync does not redo it, so when chaos loses that "
-    "event the host keeps no claim and IPAM may give its address away (seen with seed 1)",
-)
 DELETIONS = [
     pytest.param(False, "secret", id="secret-fault-free"),
     pytest.param(True, "secret", id="secret-chaos"),
     pytest.param(False, "claim", id="claim-fault-free"),
-    pytest.param(True, "claim", id="claim-chaos", marks=LOST_DELETE),
+    pytest.param(True, "claim", id="claim-chaos"),
 ]
 
 

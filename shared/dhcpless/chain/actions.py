@@ -36,6 +36,8 @@ class WriteSecret:
     """What `network_data` holds (`decide.formats`); recorded on the Secret when not OpenStack."""
     nmstate: str | None = field(default=None, repr=False)
     """nmstate YAML for the Secret key `nmstate` (format `nmstate`); never logged."""
+    claimed: str = ""
+    """`keys.CLAIMED_POOLS_ANNOTATION`: the pools whose claims gave the data ("": none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,8 @@ class ReleaseHost:
     secret_name: str
     set_name: bool
     resource_version: str
+    claimed: str = ""
+    """Recorded on the host as `keys.CLAIMED_POOLS_ANNOTATION` ("": nothing to record)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -112,6 +112,9 @@ class HostFacts:
     """The live Metal3Data of a released host's Metal3Machine (`decide.lifecycle`)."""
     gone: IPClaim | None = None
     """A claim of the host whose delete event brought us here (`decide.reclaim`)."""
+    held: tuple[IPClaim, ...] | None = None
+    """On a tick, a released host's claims listed by our labels in the namespace its record
+    names (`decide.reclaim`); None: not read."""
     hang_addresses: tuple[IPAddress, ...] | None = None
     """A hanging host's claimed addresses (a tick only); None: not hanging."""
     hang_seconds: float = 0.0

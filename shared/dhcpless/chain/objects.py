@@ -78,6 +78,8 @@ def secret_object(action: WriteSecret) -> Secret:
     annotations: dict[str, str] = _uid(action.host)
     if action.data_format is not keys.NetworkDataFormat.OPENSTACK:
         annotations[keys.NETWORK_DATA_FORMAT_ANNOTATION] = action.data_format.value
+    if action.claimed:  # carried to the host by the release (`chain.decide.reclaim`)
+        annotations[keys.CLAIMED_POOLS_ANNOTATION] = action.claimed
     if annotations:
         meta["annotations"] = annotations
     data = {keys.NETWORK_DATA_KEY: Secret.encode(action.network_data)}

@@ -42,6 +42,7 @@ def _escape(key: str) -> str:
 PAUSE_PATH = f"/metadata/annotations/{_escape(keys.PAUSED_ANNOTATION)}"
 NAME_PATH = "/spec/preprovisioningNetworkDataName"
 RELEASED_AT_PATH = f"/metadata/annotations/{_escape(keys.RELEASED_AT_ANNOTATION)}"
+CLAIMED_PATH = f"/metadata/annotations/{_escape(keys.CLAIMED_POOLS_ANNOTATION)}"
 
 
 def release_patch(action: ReleaseHost, released_at: str | None = None) -> list[dict[str, Any]]:
@@ -49,12 +50,15 @@ def release_patch(action: ReleaseHost, released_at: str | None = None) -> list[d
 
     Setting the name tests the resourceVersion we decided on (JSON patch cannot test absence);
     keeping a user's name tests that it is still that name. Both test our pause value.
-    `released_at` (RFC 3339) is recorded in the same request, for hang detection (resync).
+    `released_at` (RFC 3339) is recorded in the same request, for hang detection (resync),
+    and so are the pools the host's claims are of (`action.claimed`, `chain.decide.reclaim`):
+    one more annotation op, so no label or annotation someone else wrote is touched.
     It writes no label: a host is never "done" (CAPM3 may borrow its claims after any
     re-provisioning, `chain.decide.lifecycle`), and a labels map written whole would drop labels
     someone added since we read the host (issue 14, finding 6).
     """
     stamp = [{"op": "add", "path": RELEASED_AT_PATH, "value": released_at}]
+    claimed = [{"op": "add", "path": CLAIMED_PATH, "value": action.claimed}]
     guard = (
         [{"op": "test", "path": "/metadata/resourceVersion", "value": action.resource_version}]
         if action.set_name
@@ -67,4 +71,5 @@ def release_patch(action: ReleaseHost, released_at: str | None = None) -> list[d
         *(write_name if action.set_name else []),
         {"op": "remove", "path": PAUSE_PATH},
         *(stamp if released_at is not None else []),
+        *(claimed if action.claimed else []),
     ]

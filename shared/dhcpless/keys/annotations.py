@@ -6,6 +6,7 @@ from typing import Final
 
 __all__ = [
     "CAPM3_PAUSE",
+    "CLAIMED_POOLS_ANNOTATION",
     "CLAIM_POOLS_ANNOTATION",
     "CLAIM_TEMPLATE_ANNOTATION",
     "HOST_UID_ANNOTATION",
@@ -43,6 +44,12 @@ ownerReference cannot carry it (an object in another namespace than the host).""
 
 RELEASED_AT_ANNOTATION: Final = "dhcpless.metal3.io/released-at"
 """On a host we released: when (RFC 3339, UTC), written by the release patch itself."""
+
+CLAIMED_POOLS_ANNOTATION: Final = "dhcpless.metal3.io/claimed-pools"
+"""On the Secret we write, then copied onto the host by the release patch: the Metal3 pools
+whose claims the network data's addresses came from, `<namespace>/<pool>` comma-separated. A
+released host keeps exactly these claims for its whole life (resync claims a missing one again,
+`chain.decide.reclaim`), whatever the template says later."""
 
 CLAIM_TEMPLATE_ANNOTATION: Final = "dhcpless.metal3.io/template"
 """On the IPClaims we create: the template they were created from (`TemplateRef` as text)."""

@@ -11,7 +11,8 @@ the same checks; only the occasion (`facts.Occasion`) says what may be retried o
   as secret-readiness always did); on a tick also why IPAM leaves claims unanswered
   (`stalls`);
 * released: lend our claims to CAPM3 (`lifecycle`), claim again a claim someone deleted
-  (`reclaim`), on a tick one Warning for a host hanging in inspection (`hang`);
+  (`reclaim`: on its DELETE event, or on a tick from the pools recorded at release), on a
+  tick one Warning for a host hanging in inspection (`hang`);
 * not paused and never released: one Warning when it slipped past the pause (`slipped`).
 """
 
@@ -89,7 +90,7 @@ def _released(facts: HostFacts) -> Actions:
     return (
         *slipped.decide_slipped(host),
         *lifecycle.decide(facts),
-        *(reclaim.decide(host, facts.gone) if facts.gone is not None else ()),
+        *reclaim.decide(facts),
         *(hang.decide_hang(host, hung, facts.hang_seconds) if hung is not None else ()),
     )
 

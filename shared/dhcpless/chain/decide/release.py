@@ -4,9 +4,10 @@ holds valid data). Whoever wrote the Secret, a user included, it passes the same
 
 from __future__ import annotations
 
+from dhcpless import keys
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, RecordEvent, ReleaseHost
-from dhcpless.chain.decide import messages, netcheck
+from dhcpless.chain.decide import messages, netcheck, reclaim
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.reasons import Reason
@@ -44,5 +45,13 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
     if refused:  # valid shape, but the ramdisk could not use it: stay paused, say why
         return messages.named_unusable(host, name) if named else refused
     version = host.metadata.resource_version or ""
-    release = ReleaseHost(HostRef.of(host), name, not named, version)
+    release = ReleaseHost(HostRef.of(host), name, not named, version, _claimed(named, secret))
     return (release, event(host, Reason.HOST_RELEASED, f"network data in Secret {name}"))
+
+
+def _claimed(named: bool, secret: Secret) -> str:
+    """The pools our Secret's data came from, for the host to keep their claims
+    (`reclaim`); a Secret the user named carries no claims of ours, and a malformed record
+    is not copied."""
+    text = "" if named else secret.metadata.annotations.get(keys.CLAIMED_POOLS_ANNOTATION, "")
+    return text if reclaim.parse(text) is not None else ""

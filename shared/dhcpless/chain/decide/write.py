@@ -14,7 +14,7 @@ import yaml
 from dhcpless import keys, render
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, WriteSecret
-from dhcpless.chain.decide import external, formats, netcheck
+from dhcpless.chain.decide import external, formats, netcheck, reclaim
 from dhcpless.chain.decide.release import decide_release, event
 from dhcpless.chain.facts import Found, HostFacts
 from dhcpless.chain.gate import secret_name
@@ -43,7 +43,8 @@ def decide_render(facts: HostFacts, found: Found, pools: tuple[PoolRef, ...]) ->
         return ()
     cache = {name: render.Address.from_ipaddress(ip) for name, ip in facts.addresses.items()}
     cache.update(outside.addresses)
-    return _write(host, found, cache, facts.secret, facts.ippools)
+    claimed = reclaim.record_text(found.ref.namespace, tuple(p.name for p in pools if p.is_metal3))
+    return _write(host, found, cache, facts.secret, facts.ippools, claimed)
 
 
 def _misnamed(
@@ -71,7 +72,10 @@ def _write(
     cache: Mapping[str, render.Address],
     existing: Secret | None,
     ippools: Sequence[IPPool] = (),
+    claimed: str = "",
 ) -> Actions:
+    """`claimed`: the Metal3 pools the data's addresses came from, recorded on the Secret
+    (`keys.CLAIMED_POOLS_ANNOTATION`) for the release to copy onto the host."""
     try:
         document = render.render_network_data(found.template.network_data, host, cache)
     except render.RenderError as err:
@@ -89,8 +93,9 @@ def _write(
     if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
         return refused
     write = WriteSecret(
-        host.namespace, secret_name(host), HostRef.of(host), text, data_format=fmt, nmstate=nmstate
-    )
+        host.namespace, secret_name(host), HostRef.of(host), text, data_format=fmt,
+        nmstate=nmstate, claimed=claimed,
+    )  # fmt: skip
     return (
         write,
         event(host, Reason.NETWORK_DATA_RENDERED, _rendered(write.name, found, host)),

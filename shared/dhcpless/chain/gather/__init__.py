@@ -2,14 +2,15 @@
 
 What is read follows the host's gate (DESIGN §3): a host naming its Secret needs that Secret;
 a waiting host its template, pools, claims and, once every claim has its address, the
-addresses and the IPPools (pool-overlap rule); a host we released what CAPM3 borrows. The
+addresses and the IPPools (pool-overlap rule); a host we released what CAPM3 borrows and, on
+a tick, the claims its record says it holds. The
 Secret we write is not read first: creating it tells whether one is there (`act` then reads
 it into `HostFacts.taken`, and the pipeline decides again). Reads only; nothing is written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
@@ -23,8 +24,9 @@ from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or
 from dhcpless.kube.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Secret
 
-Listed = tuple[str, Sequence[IPClaim]]
-"""Claims a caller listed by a host's labels in one namespace: (namespace, claims)."""
+Listed = released.Listed
+"""Claims a caller listed in one namespace: (namespace, claims); by a host's labels
+(ipclaim-fulfilment), or every claim of ours there (resync, `released.ours_in`)."""
 
 
 def gather(
@@ -55,7 +57,7 @@ def gather(
         mine = base.taken.get(taken_key("Secret", secret_name(host)))
         facts = replace(base, secret=mine if isinstance(mine, Secret) else None)
         return facts if not render and facts.secret is not None else _waiting(kube, facts, listed)
-    return _released(kube, base) if state is Gate.NOT_PAUSED else base
+    return _released(kube, base, listed) if state is Gate.NOT_PAUSED else base
 
 
 def _waiting(kube: Kube, facts: HostFacts, listed: Listed | None) -> HostFacts:
@@ -102,12 +104,15 @@ def _unready(kube: Kube, facts: HostFacts, namespace: str) -> HostFacts:
     return replace(facts, ippools=ippools, unanswered=stalled)
 
 
-def _released(kube: Kube, facts: HostFacts) -> HostFacts:
-    """What CAPM3 borrows; on a tick, a hanging host's addresses."""
+def _released(kube: Kube, facts: HostFacts, listed: Listed | None) -> HostFacts:
+    """What CAPM3 borrows; on a tick, the claims the host's record names (`listed` by the
+    caller, else one label-scoped LIST) and a hanging host's addresses."""
     host, now = facts.host, facts.now
     if lifecycle.lendable(host):
         claims, data = released.lending(kube, host)
         facts = replace(facts, claims=claims, data=data)
+    if facts.occasion is Occasion.TICK:
+        facts = replace(facts, held=released.held(kube, host, listed))
     if facts.gone is not None and not reclaim.released(host):
         facts = replace(facts, gone=None)
     if facts.occasion is Occasion.TICK and now and hang.hanging(host, now, facts.hang_seconds):

@@ -1,17 +1,22 @@
-"""Reads about a host we released: what CAPM3 borrows (`decide.lifecycle`) and, when it hangs
-in inspection, the addresses the ramdisk was given (`decide.hang`)."""
+"""Reads about a host we released: what CAPM3 borrows (`decide.lifecycle`), the claims its
+record says it holds (`decide.reclaim`) and, when it hangs in inspection, the addresses the
+ramdisk was given (`decide.hang`)."""
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 
+from dhcpless import keys
+from dhcpless.chain.decide import reclaim
 from dhcpless.chain.decide.lifecycle import borrower
-from dhcpless.chain.gather.lookup import host_claims
+from dhcpless.chain.gather.lookup import host_claims, selector
 from dhcpless.errors import Gone
 from dhcpless.kube import capm3
 from dhcpless.kube.client import Kube
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim
 from dhcpless.models.capm3 import Metal3Data
+from dhcpless.names import fits_label
 
 
 def lending(kube: Kube, host: BareMetalHost) -> tuple[dict[str, IPClaim], tuple[Metal3Data, ...]]:
@@ -42,3 +47,26 @@ def claimed_addresses(kube: Kube, host: BareMetalHost) -> tuple[IPAddress, ...]:
             with contextlib.suppress(Gone):
                 found.append(kube.get_address(ref.namespace or host.namespace, ref.name))
     return tuple(found)
+
+
+Listed = tuple[str, Sequence[IPClaim]]
+"""Claims a caller listed in one namespace: (namespace, claims)."""
+
+
+def held(kube: Kube, host: BareMetalHost, listed: Listed | None) -> tuple[IPClaim, ...] | None:
+    """The claims in the namespace the host's record names (None: no record): those the
+    caller `listed` there (resync: `ours_in`), else one LIST by the host's labels."""
+    record = reclaim.recorded(host)
+    if record is None:
+        return None
+    if listed is not None and listed[0] == record[0]:
+        return tuple(listed[1])
+    if not fits_label(host.name):  # no label holds the name: nothing of ours carries it
+        return ()
+    return tuple(kube.list_claims(record[0], selector(host)))
+
+
+def ours_in(kube: Kube, namespace: str) -> list[IPClaim]:
+    """Every claim we made in `namespace` (one LIST by our managed-by label): what resync
+    hands each released host instead of one LIST per host."""
+    return kube.list_claims(namespace, f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}")
