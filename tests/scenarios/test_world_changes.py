@@ -2,10 +2,11 @@
 
 Relabel the host so another Metal3MachineTemplate selects it, edit its template, or change its
 boot MAC after the Secret was written and before the release (no function can write the host
-meanwhile). The Secret no longer matches what the host would get now: a Warning says so. With
-another boot MAC the host stays paused (it could not boot with that Secret) until the user
-deletes the Secret, which is then rendered for the new MAC and the host served. Fault-free and
-under chaos; every judge's counter 0 at the end.
+meanwhile). The Secret no longer matches what the host would get now: a Warning says so, and
+the host stays paused (issue 12, finding 6: never released with data rendered from a template
+or a MAC that no longer applies) until the user deletes the Secret, which is then rendered
+from what applies now and the host served. Fault-free and under chaos; every judge's counter 0
+at the end.
 """
 
 from __future__ import annotations
@@ -75,9 +76,9 @@ def _edit_mac(run: Run) -> None:
 Change = Callable[[Run], None]
 Check = Callable[[Obj], bool]
 CHANGES = [
-    pytest.param(_relabel, lambda d: _dns(d) == ["9.9.9.9"], False, id="relabel"),
-    pytest.param(_edit_template, lambda d: _dns(d) == ["9.9.9.9"], False, id="edit-template"),
-    pytest.param(_edit_mac, lambda d: _macs(d) == [NEW_MAC], True, id="edit-mac"),
+    pytest.param(_relabel, lambda d: "9.9.9.9" in _dns(d), id="relabel"),
+    pytest.param(_edit_template, lambda d: "9.9.9.9" in _dns(d), id="edit-template"),
+    pytest.param(_edit_mac, lambda d: _macs(d) == [NEW_MAC], id="edit-mac"),
 ]
 
 
@@ -87,13 +88,10 @@ def _warned(run: Run) -> bool:
 
 
 @pytest.mark.parametrize("chaotic", MODES)
-@pytest.mark.parametrize(("change", "current", "unusable"), CHANGES)
-def test_a_change_between_write_and_release(
-    chaotic: bool, change: Change, current: Check, unusable: bool
-) -> None:
-    """A Secret the changed host cannot boot with (another MAC) holds it paused until the user
-    deletes the Secret; one it can boot with (the same address, another template's DNS) is
-    used as written (rendered once per host, as CAPM3 does), with a SecretConflict Warning."""
+@pytest.mark.parametrize(("change", "current"), CHANGES)
+def test_a_change_between_write_and_release(chaotic: bool, change: Change, current: Check) -> None:
+    """A Secret rendered before the change (another MAC, another template's DNS) holds the host
+    paused with a Warning until the user deletes it; then it is rendered from what applies now."""
     inventory = objects(1)
     with scenario_world(chaotic, hold=True) as run:
         run.create([*inventory, *_other_template(inventory)])
@@ -102,12 +100,11 @@ def test_a_change_between_write_and_release(
         change(run)
         run.gate.set()
         eventually(lambda: _warned(run), 60, "the stale Secret explained")
-        if unusable:
-            run.past_the_stall_bound()
-            assert _paused(run) and _document(run) == written  # never released with it
-            client.CoreV1Api(run.api).delete_namespaced_secret(SECRET, NS)  # as the Warning says
+        run.past_the_stall_bound()
+        assert _paused(run) and _document(run) == written  # never released with it
+        client.CoreV1Api(run.api).delete_namespaced_secret(SECRET, NS)  # as the Warning says
         run.reach([HOST], ProvisioningState.AVAILABLE)
-        assert current(_document(run)) is unusable
+        assert current(_document(run))
         assert run.owns_its_claim(HOST)
         assert run.wire_of(HOST) == (run.address(HOST),)
     judged(run)
