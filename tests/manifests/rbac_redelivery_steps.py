@@ -103,6 +103,14 @@ def _foreign(kind: str, name: str) -> dict[str, object]:
     if kind == "Secret":
         data = {keys.NETWORK_DATA_KEY: "e30="}
         return {"apiVersion": "v1", "kind": "Secret", "metadata": meta, "data": data}
+    if kind == "IPAddressClaim":
+        pool = {
+            "apiGroup": rbac_lifecycle_steps.CAPI_GROUP,
+            "kind": "InClusterIPPool",
+            "name": "ext",
+        }
+        version = f"{keys.CAPI_IPAM_GROUP}/{keys.CAPI_IPAM_VERSION}"
+        return {"apiVersion": version, "kind": kind, "metadata": meta, "spec": {"poolRef": pool}}
     return {
         "apiVersion": f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}",
         "kind": "IPClaim",
@@ -149,14 +157,7 @@ def capi_names(sandbox: SandboxServer) -> bool:
     reference = "metal3datatemplates.infrastructure.cluster.x-k8s.io/tmpl-ext"
     with sandbox.api_client() as admin:
         capi = CustomObjects(admin, keys.CAPI_IPAM_GROUP, keys.CAPI_IPAM_VERSION)
-        pool = {
-            "apiGroup": rbac_lifecycle_steps.CAPI_GROUP,
-            "kind": "InClusterIPPool",
-            "name": "ext",
-        }
-        foreign = {"apiVersion": f"{keys.CAPI_IPAM_GROUP}/{keys.CAPI_IPAM_VERSION}",
-                   "kind": "IPAddressClaim", "metadata": {"name": "clashx-0-ext",
-                   "namespace": objects.NS}, "spec": {"poolRef": pool}}  # fmt: skip
+        foreign = _foreign("IPAddressClaim", "clashx-0-ext")
         capi.create("ipaddressclaims", objects.NS, foreign)
         scenario.create(admin, objects.host("clashx-0", template=reference))
         stored = CustomObjects(admin, keys.BMO_GROUP, keys.BMO_VERSION).get(
@@ -186,14 +187,7 @@ def resync_finds_names(sandbox: SandboxServer, ping: Callable[[], int]) -> bool:
         scenario.create(admin, _foreign("IPClaim", "clash-2-pool4"))
         scenario.create(admin, objects.host("clash-2"))
         capi = CustomObjects(admin, keys.CAPI_IPAM_GROUP, keys.CAPI_IPAM_VERSION)
-        pool = {
-            "apiGroup": rbac_lifecycle_steps.CAPI_GROUP,
-            "kind": "InClusterIPPool",
-            "name": "ext",
-        }
-        foreign = {"apiVersion": f"{keys.CAPI_IPAM_GROUP}/{keys.CAPI_IPAM_VERSION}",
-                   "kind": "IPAddressClaim", "metadata": {"name": "clashx-1-ext",
-                   "namespace": objects.NS}, "spec": {"poolRef": pool}}  # fmt: skip
+        foreign = _foreign("IPAddressClaim", "clashx-1-ext")
         capi.create("ipaddressclaims", objects.NS, foreign)
         scenario.create(admin, objects.host("clashx-1", template=reference))
     assert ping() == 204
