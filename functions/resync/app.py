@@ -8,7 +8,8 @@ functions run) for each host that is paused for us, slipped past the pause, lend
 hanging in inspection (`chain.decide.hang`), or released and missing a claim its record names
 (`chain.decide.reclaim`: one LIST of our claims per namespace so recorded, handed to those
 hosts' pipelines); on a tick the pipeline also retries failed claims and explains unanswered
-ones. Every other host costs nothing beyond the LISTs.
+ones. Every other host costs nothing beyond the LISTs. Ticks do not overlap and the due hosts
+run a few at a time (`ticks`: why, with the numbers).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.serving import events
 from dhcpless.serving.web import Settings, create_function_app
 from functions.resync.settings import ResyncSettings, one_settings
+from functions.resync.ticks import OneAtATime, run_bounded
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.RESYNC
@@ -47,22 +49,43 @@ def create_app(
     chosen = one_settings(settings, resync)
     log.info("resync: namespace %s, hang after %gs", chosen.namespace, chosen.hang_seconds)
     handler = functools.partial(
-        handle, kube=kube or from_environment(), settings=chosen, resync=chosen
+        handle, kube=kube or from_environment(), settings=chosen, resync=chosen, gate=OneAtATime()
     )
     return create_function_app(NAME, handler, chosen)
 
 
 def handle(
-    cloudevent: BaseCloudEvent, kube: Kube, settings: Settings, resync: ResyncSettings
+    cloudevent: BaseCloudEvent,
+    kube: Kube,
+    settings: Settings,
+    resync: ResyncSettings,
+    gate: OneAtATime | None = None,
 ) -> None:
+    """One tick, unless one is running (`gate`, one per app): that one covers every host."""
     events.require_ping(cloudevent)
+    if gate is None:
+        return tick(kube, settings, resync)
+    if not gate.enter():
+        log.info("resync: a tick is running already; this ping has nothing to add")
+        return None
+    try:
+        return tick(kube, settings, resync)
+    finally:
+        gate.leave()
+
+
+def tick(kube: Kube, settings: Settings, resync: ResyncSettings) -> None:
+    """LIST the hosts, pick the due ones, run their pipelines `resync.workers` at a time."""
     now = datetime.now(UTC)
     hosts = [h for ns in watched_namespaces(kube, resync) for h in kube.list_hosts(ns)]
     held = claims_held(kube, hosts)
     due = [h for h in hosts if due_for_tick(h, now, resync.hang_seconds, _in(held, h))]
     log.info("resync: %d of %d host(s) to reconcile", len(due), len(hosts))
-    for host in due:  # as listed (read from the API): the pipeline reads no host again
-        _guarded(kube, host, settings, now, resync.hang_seconds, _in(held, host))
+    run_bounded(  # as listed (read from the API): the pipeline reads no host again
+        lambda h: _guarded(kube, h, settings, now, resync.hang_seconds, _in(held, h)),
+        due,
+        resync.workers,
+    )
 
 
 def claims_held(kube: Kube, hosts: list[BareMetalHost]) -> dict[str, list[IPClaim]]:

@@ -10,6 +10,7 @@ __all__ = [
     "HANG_SECONDS_ENV",
     "NAMESPACE_ENV",
     "NAMESPACE_SELECTOR_ENV",
+    "RESYNC_WORKERS_ENV",
     "SERVICE_ACCOUNT_NAMESPACE_FILE",
     "FunctionName",
 ]
@@ -36,5 +37,8 @@ set, resync lists the hosts of every namespace it selects instead of its one `NA
 
 HANG_SECONDS_ENV: Final = "DHCPLESS_HANG_SECONDS"
 """Seconds a released host may stay inspecting before a Warning says it hangs (default 900)."""
+
+RESYNC_WORKERS_ENV: Final = "DHCPLESS_RESYNC_WORKERS"
+"""resync: how many due hosts one tick reconciles at once (default 4)."""
 
 SERVICE_ACCOUNT_NAMESPACE_FILE: Final = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
