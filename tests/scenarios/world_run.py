@@ -125,7 +125,7 @@ def scenario_world(chaotic: bool, seed: int = 1, hold: bool = False) -> Iterator
     api = world.api_client()
     create(api, [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NS}}])
     observer, stalls = Observer(api, NS), StallWatch(api, NS, bound=seconds(STALL_BOUND))
-    wire = WireWatch(api, NS, bmo_machines(world.bmo.wire, NS))
+    wire = WireWatch(api, NS, bmo_machines(world.bmo.wire, NS), live=observer.live)
     for judge in (observer, stalls, wire):
         judge.start()
     if chaos is not None:

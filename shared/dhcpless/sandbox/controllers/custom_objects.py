@@ -44,8 +44,10 @@ class CustomObjects:
         get = self._api.get_namespaced_custom_object
         return cast(Obj | None, none_if_missing(lambda: get(*self._gv, namespace, plural, name)))
 
-    def list_items(self, plural: str, namespace: str) -> list[Obj]:
-        body = self._api.list_namespaced_custom_object(*self._gv, namespace, plural)
+    def list_items(self, plural: str, namespace: str, label_selector: str = "") -> list[Obj]:
+        body = self._api.list_namespaced_custom_object(
+            *self._gv, namespace, plural, label_selector=label_selector
+        )
         return list(cast(Obj, body).get("items") or [])
 
     def create(self, plural: str, namespace: str, body: Obj) -> None:

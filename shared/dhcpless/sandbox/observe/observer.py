@@ -2,7 +2,8 @@
 
 Exists so the chaos demo's violation counters mean something: they are computed from what the
 API shows over time, by code that shares nothing with the chain's decisions. It watches
-BareMetalHosts (every change, as a reflector) and samples claims, addresses and Secrets:
+BareMetalHosts (every change, as a reflector, which also keeps the live hosts: `live`) and
+samples claims, addresses and Secrets:
 
 * `double_allocations`: an address bound to two live hosts at once (through their claims'
   IPAddresses, or written in their network-data Secrets);
@@ -28,6 +29,7 @@ from kubernetes import client
 from dhcpless import keys
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.sandbox.controllers.reflector import Reflector, WatchedResource, WatchEvent
+from dhcpless.sandbox.observe.live import LiveHosts
 
 JSON = dict[str, Any]
 
@@ -44,11 +46,12 @@ class Observer:
         self.found: dict[str, set[str]] = defaultdict(set)
         self._checked: set[str] = set()
         self._ours: set[str] = set()
+        self._live = LiveHosts()
         self._lock, self._stop = threading.Lock(), threading.Event()
         resource = WatchedResource(
             f"{keys.BMO_GROUP}/{keys.BMO_VERSION}", "BareMetalHost", "baremetalhosts"
         )
-        self._reflector = Reflector(api, resource, self._on_host)
+        self._reflector = Reflector(api, resource, self._on_host, self._live.listed)
         self._sampler = threading.Thread(target=self._sample_loop, daemon=True, name="observer")
 
     def expect(self, hosts: Iterable[JSON]) -> None:
@@ -82,8 +85,13 @@ class Observer:
         with self._lock:
             self.found[kind].add(what)
 
+    def live(self) -> set[str]:
+        """The hosts that exist and are not being deleted, as last listed and watched."""
+        return self._live.names()
+
     # --- every host change -------------------------------------------------------------------
     def _on_host(self, kind: WatchEvent, host: JSON) -> None:
+        self._live.changed(kind, host)
         if kind is WatchEvent.DELETED:
             return
         name, annotations = host["metadata"]["name"], host["metadata"].get("annotations") or {}
@@ -120,8 +128,10 @@ class Observer:
             return None
 
     def _claimed(self, host: str) -> dict[str, str]:
-        """IPAddress name -> address, for the live claims of one host."""
-        claims = self._ipam.list_items("ipclaims", self._namespace)
+        """IPAddress name -> address, for the live claims of one host (its claims by label,
+        as `_host_of` reads them: not every claim of the namespace once per host)."""
+        selector = f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE},{keys.HOST_LABEL}={host}"
+        claims = self._ipam.list_items("ipclaims", self._namespace, selector)
         mine = {c["metadata"]["name"] for c in claims if _host_of(c) == host}
         addresses = self._ipam.list_items("ipaddresses", self._namespace)
         return {
@@ -137,11 +147,7 @@ class Observer:
 
     def sample(self) -> None:
         """One look at who holds which address: claims' IPAddresses and Secrets' documents."""
-        live = {
-            h["metadata"]["name"]
-            for h in self._bmo.list_items("baremetalhosts", self._namespace)
-            if not h["metadata"].get("deletionTimestamp")
-        }
+        live = self.live()
         holders: dict[str, set[str]] = defaultdict(set)
         claims = {
             c["metadata"]["name"]: _host_of(c)

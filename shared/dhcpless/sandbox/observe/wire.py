@@ -22,6 +22,8 @@ from dhcpless.sandbox.controllers.periodic import Periodic
 
 Machines = Callable[[], Mapping[str, tuple[str, ...]]]
 """Host name -> addresses its running machine configured (a snapshot)."""
+Live = Callable[[], set[str]]
+"""The names of the hosts that exist and are not being deleted (e.g. `Observer.live`)."""
 
 
 def duplicates(machines: Mapping[str, tuple[str, ...]], live: set[str]) -> set[str]:
@@ -37,10 +39,19 @@ class WireWatch:
     """Samples `machines` every `period` seconds against the live hosts of `namespace`."""
 
     def __init__(
-        self, api: client.ApiClient, namespace: str, machines: Machines, *, period: float = 0.5
+        self,
+        api: client.ApiClient,
+        namespace: str,
+        machines: Machines,
+        *,
+        period: float = 0.5,
+        live: Live | None = None,
     ) -> None:
+        """`live`: who is alive, from a watch already running (else a LIST of every host on
+        each look)."""
         self._hosts = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION)
         self._namespace, self._machines = namespace, machines
+        self._live = live or self._listed
         self.found: set[str] = set()
         self._ticker = Periodic(period, self.look, "wire-watch")
 
@@ -55,12 +66,14 @@ class WireWatch:
         return len(self.found)
 
     def look(self) -> None:
-        live = {
+        self.found |= duplicates(self._machines(), self._live())
+
+    def _listed(self) -> set[str]:
+        return {
             h["metadata"]["name"]
             for h in self._hosts.list_items("baremetalhosts", self._namespace)
             if not h["metadata"].get("deletionTimestamp")
         }
-        self.found |= duplicates(self._machines(), live)
 
 
 def bmo_machines(wire: Mapping[tuple[str, str], tuple[str, ...]], namespace: str) -> Machines:

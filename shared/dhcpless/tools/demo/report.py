@@ -34,16 +34,22 @@ class HostRow:
     paused: bool
 
 
-def observe(api: client.ApiClient, namespace: str = NAMESPACE) -> list[HostRow]:
-    """Current host rows: state from the BMH, IP from the IPAddress of its claim."""
+def observe(
+    api: client.ApiClient, namespace: str = NAMESPACE, *, addresses: bool = True
+) -> list[HostRow]:
+    """Current host rows: state from the BMH, IP from the IPAddress of its claim. Progress
+    polls pass `addresses=False` (IPs left empty): every LIST of a few hundred objects costs
+    the one process the whole world shares, and only the final table shows IPs."""
     hosts = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION).list_items(
         "baremetalhosts", namespace
     )
-    addresses = CustomObjects(api, keys.IPAM_GROUP, keys.IPAM_VERSION).list_items(
-        "ipaddresses", namespace
+    listed = (
+        CustomObjects(api, keys.IPAM_GROUP, keys.IPAM_VERSION).list_items("ipaddresses", namespace)
+        if addresses
+        else []
     )
     by_claim = {
-        a["spec"].get("claim", {}).get("name"): a["spec"].get("address", "") for a in addresses
+        a["spec"].get("claim", {}).get("name"): a["spec"].get("address", "") for a in listed
     }
     rows = []
     for obj in hosts:

@@ -25,7 +25,8 @@ __all__ = ["run_demo", "run_sandbox_world", "wait_for_hosts"]
 __all__ += ["NAMESPACE", "POOL", "ROLE", "TEMPLATE", "create", "host", "inventory"]
 __all__ += ["HostRow", "Progress", "observe", "print_table", "report"]
 
-_POLL = 0.2
+_POLL = 0.5
+"""Seconds between progress polls (each LISTs every host: see `report.observe`)."""
 
 
 def wait_for_hosts(world: World, hosts: int, deadline: float, progress: Progress) -> list[HostRow]:
@@ -33,11 +34,11 @@ def wait_for_hosts(world: World, hosts: int, deadline: float, progress: Progress
     started = time.monotonic()
     api = world.api_client()
     while True:
-        rows, seconds = observe(api), time.monotonic() - started
+        rows, seconds = observe(api, addresses=False), time.monotonic() - started
         done = len(rows) >= hosts and all(row.state == "available" for row in rows)
         if done or seconds >= deadline:
             progress.show(rows, seconds, final=True)
-            return rows
+            return observe(api)  # with their IPs
         progress.show(rows, seconds)
         time.sleep(_POLL)
 
