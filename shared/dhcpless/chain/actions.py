@@ -19,9 +19,9 @@ class CreateIPClaim:
     pool: str
     host: HostRef
     template: str = ""
-    """The template the claim is for and ...`"""
+    """The template the claim is for, recorded on the claim when ..."""
     pools: tuple[str, ...] = ()
-    """... every pool of the host, recorded on the claim (empty: not recorded)."""
+    """... the host claims from pools of it (empty: nothing recorded)."""
 
 
 @dataclass(frozen=True, slots=True)

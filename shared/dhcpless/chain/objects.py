@@ -40,11 +40,8 @@ def claim_object(action: CreateIPClaim) -> IPClaim:
         "name": action.name, "namespace": action.namespace, "labels": _labels(action.host),
         "annotations": _uid(action.host),
     }  # fmt: skip
-    if action.pools:  # what ipclaim-fulfilment's short path needs to count addresses
-        meta["annotations"] |= {
-            keys.CLAIM_TEMPLATE_ANNOTATION: action.template,
-            keys.CLAIM_POOLS_ANNOTATION: ",".join(action.pools),
-        }
+    if action.pools:  # the template the claim was made for (`dhcpless status` shows it)
+        meta["annotations"] |= {keys.CLAIM_TEMPLATE_ANNOTATION: action.template}
     return IPClaim.model_validate(
         {
             "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},

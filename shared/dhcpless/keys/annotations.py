@@ -7,7 +7,6 @@ from typing import Final
 __all__ = [
     "CAPM3_PAUSE",
     "CLAIMED_POOLS_ANNOTATION",
-    "CLAIM_POOLS_ANNOTATION",
     "CLAIM_TEMPLATE_ANNOTATION",
     "HOST_UID_ANNOTATION",
     "LAST_APPLIED_ANNOTATION",
@@ -53,10 +52,6 @@ released host keeps exactly these claims for its whole life (resync claims a mis
 
 CLAIM_TEMPLATE_ANNOTATION: Final = "dhcpless.metal3.io/template"
 """On the IPClaims we create: the template they were created from (`TemplateRef` as text)."""
-
-CLAIM_POOLS_ANNOTATION: Final = "dhcpless.metal3.io/pools"
-"""On the IPClaims we create: every pool the host claims from (comma-separated), so
-ipclaim-fulfilment knows from one LIST of addresses whether the last claim is fulfilled."""
 
 NETWORK_DATA_FORMAT_ANNOTATION: Final = "dhcpless.metal3.io/network-data-format"
 """On a template (and recorded on the Secret we write): a `NetworkDataFormat` value."""
