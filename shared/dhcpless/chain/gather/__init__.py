@@ -5,7 +5,8 @@ a waiting host its template, pools, claims and, once every claim has its address
 addresses and the IPPools (pool-overlap rule); a host we released what CAPM3 borrows and, on
 a tick, the claims its record says it holds. The
 Secret we write is not read first: creating it tells whether one is there (`act` then reads
-it into `HostFacts.taken`, and the pipeline decides again). Reads only; nothing is written.
+it into `HostFacts.taken`, and the pipeline decides again); nor are a just-added host's claims
+(`fresh`), for the same reason. Reads only; nothing is written.
 """
 
 from __future__ import annotations
