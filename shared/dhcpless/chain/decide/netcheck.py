@@ -116,17 +116,22 @@ def release_refusals(
 
 
 def render_refusals(
-    host: BareMetalHost, found: Found, document: Mapping[str, Any], pools: Sequence[IPPool]
+    host: BareMetalHost,
+    found: Found,
+    document: Mapping[str, Any],
+    pools: Sequence[IPPool],
+    referenced: Sequence[render.PoolRef] = (),
 ) -> tuple[RecordEvent, ...]:
     """Pure. The Events that refuse writing the Secret for `document` (empty: write it).
 
     For the render path (`chain.decide`): call it on the document `render_network_data`
     returned, before `WriteSecret`, with the IPPools gathered; return its
-    Events instead of writing when it returns any.
+    Events instead of writing when it returns any. `referenced`: the pools the template
+    references for the host, as gathered (empty: derived here).
     """
     from dhcpless.render.validate import validate_network_data  # cold start: only when used
 
-    names = {p.name for p in _referenced(host, found)}
+    names = {p.name for p in referenced or _referenced(host, found)}
     mine = [p for p in pools if p.metadata.name in names]
     others = [p for p in pools if p.metadata.name not in names]
     problems = validate_network_data(document, host, mine, others)
