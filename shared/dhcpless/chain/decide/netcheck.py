@@ -72,7 +72,7 @@ def inspect(secret: Secret) -> tuple[str | None, Any]:
     if formats.secret_format(secret) is keys.NetworkDataFormat.NMSTATE_IN_NETWORK_DATA:
         return _nmstate_problem(where, text), None
     try:
-        document = yaml.safe_load(text)
+        document = formats.load(text)
         _NetworkData.model_validate(document)
     except (yaml.YAMLError, ValidationError):
         return f"{where}: {keys.NETWORK_DATA_KEY} is not OpenStack network data", None
@@ -82,7 +82,7 @@ def inspect(secret: Secret) -> tuple[str | None, Any]:
 def _nmstate_problem(where: str, text: str) -> str | None:
     """The shape of nmstate: a mapping with a non-empty `interfaces` list."""
     try:
-        state = yaml.safe_load(text)
+        state = formats.load(text)
     except yaml.YAMLError:
         state = None
     if isinstance(state, Mapping) and isinstance(state.get("interfaces"), list):
@@ -110,7 +110,7 @@ def release_refusals(
         message = f"Secret {secret.metadata.name}: {reason}"
         return (RecordEvent(HostRef.of(host), Reason.INVALID_NETWORK_DATA, message),)
     if document is None:
-        document = yaml.safe_load(secret.decoded(keys.NETWORK_DATA_KEY) or "")
+        document = formats.load(secret.decoded(keys.NETWORK_DATA_KEY) or "")
     found = validate_network_data(document, host) if isinstance(document, Mapping) else ()
     return _events(host, f"Secret {secret.metadata.name}", redact.redacted_all(found))
 

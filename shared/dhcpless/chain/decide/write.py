@@ -117,7 +117,7 @@ def _compare(host: BareMetalHost, existing: Secret, text: str) -> Actions:
 
     Compared as data (JSON is YAML), in the format the template asks for (`decide.formats`)."""
     try:
-        same = yaml.safe_load(existing.decoded(keys.NETWORK_DATA_KEY) or "") == yaml.safe_load(text)
+        same = formats.load(existing.decoded(keys.NETWORK_DATA_KEY) or "") == formats.load(text)
     except (ValueError, yaml.YAMLError):
         same = False
     if same:  # rendered before: release with it (nothing, once released)
