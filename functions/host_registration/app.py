@@ -42,7 +42,10 @@ def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Fl
 
 def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
     """Parse once; a Metal3Data finds its host; cheap exits on the event's object (no read),
-    then the pipeline on the host as read."""
+    then the pipeline on the host as read: events are hints, so a Resource-mode copy is read
+    again (a host re-created under its name has another UID, a relabelled one another
+    template; Gone: 204); a Reference-mode event's host was just read (`edge.current`). An
+    ADD is a `fresh` host: its claims are created without a LIST first (`chain.pipeline`)."""
     event = events.parse_apiserver_event(cloudevent)
     if event.ref.kind == METAL3DATA:
         on_metal3data(event, kube, settings)
@@ -53,8 +56,8 @@ def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
     if event.operation is Operation.DELETE or not worth_reading(seen):
         log.info("host %s/%s: %s, nothing to do", seen.namespace, seen.name, gate(seen))
         return
-    host = kube.get_host(seen.namespace, seen.name)  # events are hints: re-read (Gone -> 204)
-    pipeline.reconcile(kube, host, settings)
+    host = seen if event.object is None else kube.get_host(seen.namespace, seen.name)
+    pipeline.reconcile(kube, host, settings, fresh=event.operation is Operation.ADD)
 
 
 def on_metal3data(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:

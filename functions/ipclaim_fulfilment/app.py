@@ -7,7 +7,9 @@ A claim with `status.errorMessage` becomes a Warning Event quoting it; the host 
 
 Self-healing (`chain.decide.heal`): an IPPool added or changed deletes our claims of that
 pool that IPAM failed (IPAM never retries them), with an Event each; the delete event of a
-claim of ours runs its host's pipeline, which claims again from the pool as it is now.
+claim of ours runs its host's pipeline, which claims again from the pool as it is now. An
+IPPool event that cannot have made room (IPAM's status write after an allocation:
+`chain.hints`) lists nothing.
 
 External IPAM (`chain.decide.external`): our CAPI IPAddressClaims of non-Metal3 pools count
 like IPClaims: the host renders once every claim of either kind has its address; a claim the
@@ -29,6 +31,7 @@ from dhcpless.chain import edge, pipeline
 from dhcpless.chain.decide import external, heal
 from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gather import Listed, ipam
+from dhcpless.chain.hints import Hints
 from dhcpless.errors import Gone
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
@@ -44,29 +47,43 @@ host_of = heal.host_of
 
 def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_environment()  # read once, here
-    handler = functools.partial(handle, kube=kube or from_environment(), settings=settings)
+    kube = kube or from_environment()
+    handler = functools.partial(handle, kube=kube, settings=settings, hints=Hints())
     return create_function_app(NAME, handler, settings)
 
 
-def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
-    """Parse once, take the cheap exits of each kind, then the host's pipeline."""
+def handle(
+    cloudevent: BaseCloudEvent, kube: Kube, settings: Settings, hints: Hints | None = None
+) -> None:
+    """Parse once, take the cheap exits of each kind, then the host's pipeline. `hints`:
+    what this process saw (`chain.hints`; None: nothing, every event reads as a fresh process
+    does)."""
     event = events.parse_apiserver_event(cloudevent)
     kind = event.ref.kind
+    hints = hints or Hints()
     if kind == "IPPool":
-        on_pool(event, kube, settings)
+        on_pool(event, kube, settings, hints)
     elif kind == "IPAddressClaim":
         on_capi_claim(event, kube, settings)
     elif kind == "IPClaim":
-        on_claim(event, kube, settings)
+        on_claim(event, kube, settings, hints)
     else:
         raise events.InvalidEvent(f"expected an IPClaim, IPAddressClaim or IPPool event: {kind}")
 
 
-def on_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
-    """A claim of ours: deleted (claim again), answered (render or report), else nothing."""
+def on_claim(
+    event: events.ApiServerEvent, kube: Kube, settings: Settings, hints: Hints | None = None
+) -> None:
+    """A claim of ours: deleted (claim again), answered (render or report), else nothing.
+    A failed one makes its pool's next event list again (`chain.hints.Rooms`): the pool may
+    have changed before IPAM wrote the failure."""
+    hints = hints or Hints()
     claim = edge.current(event, IPClaim, kube.get_claim, delete_needs_object=True)
     owner = host_of(claim)
-    where = f"IPClaim {claim.metadata.namespace or 'default'}/{claim.metadata.name}"
+    namespace = claim.metadata.namespace or "default"
+    where = f"IPClaim {namespace}/{claim.metadata.name}"
+    if owner is not None and claim.status.error_message:
+        hints.rooms.forget(namespace, claim.spec.pool.name)
     if owner is None:
         log.info("%s: not ours, nothing to do", where)
     elif event.operation is Operation.DELETE:
@@ -74,18 +91,21 @@ def on_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> No
     elif claim.status.address is None and not claim.status.error_message:
         # IPAM's own steps (the add, its finalizer): nothing to render or report yet, no read
         log.info("%s: not fulfilled yet, nothing to do", where)
+    elif hints.decided.covers(claim):
+        log.info("%s: this version was decided on already, nothing to do", where)
     else:
-        _when_all_answered(kube, owner, settings, claim)
+        _when_all_answered(kube, owner, settings, claim, hints)
 
 
 def _when_all_answered(
-    kube: Kube, owner: tuple[str, str], settings: Settings, claim: IPClaim
+    kube: Kube, owner: tuple[str, str], settings: Settings, claim: IPClaim, hints: Hints
 ) -> None:
     """Cheap exit: one label-scoped LIST of the host's claims. The event's claim must be
     there, answered, as listed, and name a host UID (events are hints: a stale or forged one
     stops here; without a UID it cannot be ours, `chain.identity`); while
     any other is unanswered (no address, no error) its own event will come, so only the last
-    answer goes on, with the LIST handed to the pipeline (not read again)."""
+    answer goes on, with the LIST handed to the pipeline (not read again); once that run
+    returns, the versions it listed are remembered (`chain.hints.Decided`)."""
     namespace = claim.metadata.namespace or "default"
     listed = kube.list_claims(namespace, heal.selector(*owner))
     itself = [
@@ -97,6 +117,7 @@ def _when_all_answered(
         log.info("host %s/%s: a claim is not answered yet, nothing to do", *owner)
         return
     _reconcile(kube, owner, settings, listed=(namespace, listed))
+    hints.decided.record(listed)
 
 
 def _answered(claim: IPClaim) -> bool:
@@ -110,13 +131,18 @@ def _names_a_host(claim: IPClaim) -> bool:
     return "BareMetalHost" in kinds or keys.HOST_UID_ANNOTATION in claim.metadata.annotations
 
 
-def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
-    """The pool may have room now: the hosts with claims of it that IPAM failed retry them."""
+def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints: Hints) -> None:
+    """The pool may have room now: the hosts with claims of it that IPAM failed retry them.
+    Not when it cannot have gained room since this process last saw it (`chain.hints`)."""
     pool = edge.current(event, IPPool, kube.get_pool, delete_needs_object=False)
+    namespace, name = pool.metadata.namespace or "default", pool.metadata.name
     if event.operation is Operation.DELETE:
+        hints.rooms.forget(namespace, name)
         return
-    namespace = pool.metadata.namespace or "default"
-    for owner in ipam.failed_in_pool(kube, namespace, pool.metadata.name):
+    if not hints.rooms.changed(pool):
+        log.info("IPPool %s/%s: no room freed since last seen, nothing to do", namespace, name)
+        return
+    for owner in ipam.failed_in_pool(kube, namespace, name):
         _reconcile(kube, owner, settings, Occasion.POOL_CHANGED)
 
 

@@ -4,7 +4,10 @@ Every function (after its cheap early exits on the event itself) and every resyn
 `reconcile`; there is no second path. Events are hints, the API is the truth: the host is
 read here, before anything is written. When a create finds an object under our name, the
 facts were stale: the round is decided again with that object known (`act.Found`), at most
-`ROUNDS` times (then 503: a retry starts afresh).
+`ROUNDS` times (then 503: a retry starts afresh). A `fresh` host (host-registration's ADD
+event: nothing of ours is expected yet) has its claims created without listing them first;
+a claim already there is such an object under our name, so that guess costs one more round,
+never a check.
 """
 
 from __future__ import annotations
@@ -34,14 +37,17 @@ def reconcile(
     hang_seconds: float = 0.0,
     known: tuple[Secret, ...] = (),
     listed: Listed | None = None,
+    fresh: bool = False,
 ) -> HostFacts | None:
     """Reconcile `host`, as read from the API by the caller (a GET, or resync's LIST: never an
     event's copy). Returns the facts the last round decided on; None when the host went.
     `known`: Secrets this invocation read already (secret-readiness): not read again, and a
     waiting host with its Secret known gets the release checks, not the render path.
-    `listed`: the host's claims its caller listed already (first round only)."""
+    `listed`: the host's claims its caller listed already (first round only). `fresh`: the
+    caller's event says the host was just added: its claims are not listed in the first round
+    (`gather`), which then does not count against `ROUNDS`."""
     taken: dict[str, Taken] = {taken_key("Secret", s.metadata.name): s for s in known}
-    for round_ in range(ROUNDS):
+    for round_ in range(ROUNDS + fresh):
         if round_:
             try:
                 host = kube.get_host(host.namespace, host.name)
@@ -49,7 +55,7 @@ def reconcile(
                 return None
         facts = gather(
             kube, host, occasion, now, taken=taken, gone=gone, hang_seconds=hang_seconds,
-            render=not known, listed=listed if not round_ else None,
+            render=not known, listed=listed if not round_ else None, fresh=fresh and not round_,
         )  # fmt: skip
         try:
             performer.act(decide(facts), kube, settings, host)

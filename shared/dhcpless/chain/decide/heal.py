@@ -6,15 +6,18 @@ ipclaim-fulfilment) or a resync tick looks at the host. Deleting it brings the c
 event, and ipclaim-fulfilment re-drives the host's registration, which creates the missing
 claim anew; IPAM then serves it from the pool as it is now. Recreation never happens on the
 failed claim's own update event: with the pool still exhausted that would loop with IPAM.
+An IPPool event whose pool cannot have gained room since the last one (`may_have_room`) lists
+nothing: a failed claim waits for the next change that frees room, or for a resync tick.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from dhcpless import keys
 from dhcpless.chain.actions import Action, DeleteIPClaim, RecordEvent
-from dhcpless.models import BareMetalHost, IPClaim
+from dhcpless.models import BareMetalHost, IPClaim, IPPool
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
 
@@ -64,3 +67,30 @@ def host_of(claim: IPClaim) -> tuple[str, str] | None:
         return None
     namespace = labels.get(keys.HOST_NAMESPACE_LABEL) or claim.metadata.namespace or "default"
     return namespace, labels[keys.HOST_LABEL]
+
+
+@dataclass(frozen=True, slots=True)
+class PoolMark:
+    """What of an IPPool decides whether it can have room it did not have: which pool it is
+    (UID), its spec (`metadata.generation`, bumped by every spec change and by no status
+    write) and what it holds (`status.indexes`: claim name -> address, rebuilt by IPAM from
+    its IPAddresses, ip-address-manager `ipam/ippool_manager.go` `getIndexes`)."""
+
+    uid: str
+    generation: int | None
+    held: frozenset[tuple[str, str]]
+
+
+def mark(pool: IPPool) -> PoolMark:
+    held = frozenset(pool.status.indexes.items())
+    return PoolMark(pool.metadata.uid or "", pool.metadata.generation, held)
+
+
+def may_have_room(before: PoolMark | None, now: PoolMark) -> bool:
+    """Pure: can a claim this pool failed succeed now when it could not at `before`? Only if
+    it is another pool under that name, its spec changed, or an address it held was freed.
+    IPAM writes the pool's status at every allocation (`UpdateAddresses`): those events only
+    take room, and listing every claim of ours for each of them was the chain's hot spot."""
+    if before is None or before.uid != now.uid or before.generation != now.generation:
+        return True
+    return not before.held <= now.held

@@ -56,26 +56,33 @@ class _NetworkData(BaseModel):
 
 def problem(secret: Secret) -> str | None:
     """None when the shape is usable, else a short reason naming the Secret (never its content)."""
+    return inspect(secret)[0]
+
+
+def inspect(secret: Secret) -> tuple[str | None, Any]:
+    """`problem`, and the document as parsed for it (None when there is a problem): the
+    release checks take it (`release_refusals`) instead of parsing the YAML a second time."""
     where = f"Secret {secret.metadata.namespace}/{secret.metadata.name}"
     try:
         text = secret.decoded(keys.NETWORK_DATA_KEY)
     except ValueError:  # bad base64 or not UTF-8
-        return f"{where}: {keys.NETWORK_DATA_KEY} is not base64-encoded UTF-8"
+        return f"{where}: {keys.NETWORK_DATA_KEY} is not base64-encoded UTF-8", None
     if not text or not text.strip():
-        return f"{where} has no {keys.NETWORK_DATA_KEY}"
+        return f"{where} has no {keys.NETWORK_DATA_KEY}", None
     if formats.secret_format(secret) is keys.NetworkDataFormat.NMSTATE_IN_NETWORK_DATA:
-        return _nmstate_problem(where, text)
+        return _nmstate_problem(where, text), None
     try:
-        _NetworkData.model_validate(yaml.safe_load(text))
+        document = formats.load(text)
+        _NetworkData.model_validate(document)
     except (yaml.YAMLError, ValidationError):
-        return f"{where}: {keys.NETWORK_DATA_KEY} is not OpenStack network data"
-    return None
+        return f"{where}: {keys.NETWORK_DATA_KEY} is not OpenStack network data", None
+    return None, document
 
 
 def _nmstate_problem(where: str, text: str) -> str | None:
     """The shape of nmstate: a mapping with a non-empty `interfaces` list."""
     try:
-        state = yaml.safe_load(text)
+        state = formats.load(text)
     except yaml.YAMLError:
         state = None
     if isinstance(state, Mapping) and isinstance(state.get("interfaces"), list):
@@ -83,10 +90,13 @@ def _nmstate_problem(where: str, text: str) -> str | None:
     return f"{where}: {keys.NETWORK_DATA_KEY} is not an nmstate document"
 
 
-def release_refusals(host: BareMetalHost, secret: Secret) -> tuple[RecordEvent, ...]:
+def release_refusals(
+    host: BareMetalHost, secret: Secret, document: Any = None
+) -> tuple[RecordEvent, ...]:
     """Pure. The Events that refuse releasing `host` with `secret` (empty: release it).
 
-    Call only once `problem(secret)` is None. Pools are not listed here: a Secret we wrote
+    Call only once `problem(secret)` is None; `document`: what `inspect` parsed (else parsed
+    here). Pools are not listed here: a Secret we wrote
     passed the pool rule when rendered, and a user's Secret names no pool. nmstate under
     `networkData` was checked in its OpenStack form before it was written; here only its shape.
     """
@@ -99,23 +109,29 @@ def release_refusals(host: BareMetalHost, secret: Secret) -> tuple[RecordEvent, 
         reason = "nmstate under networkData is only accepted from Secrets this project renders"
         message = f"Secret {secret.metadata.name}: {reason}"
         return (RecordEvent(HostRef.of(host), Reason.INVALID_NETWORK_DATA, message),)
-    document = yaml.safe_load(secret.decoded(keys.NETWORK_DATA_KEY) or "")
+    if document is None:
+        document = formats.load(secret.decoded(keys.NETWORK_DATA_KEY) or "")
     found = validate_network_data(document, host) if isinstance(document, Mapping) else ()
     return _events(host, f"Secret {secret.metadata.name}", redact.redacted_all(found))
 
 
 def render_refusals(
-    host: BareMetalHost, found: Found, document: Mapping[str, Any], pools: Sequence[IPPool]
+    host: BareMetalHost,
+    found: Found,
+    document: Mapping[str, Any],
+    pools: Sequence[IPPool],
+    referenced: Sequence[render.PoolRef] = (),
 ) -> tuple[RecordEvent, ...]:
     """Pure. The Events that refuse writing the Secret for `document` (empty: write it).
 
     For the render path (`chain.decide`): call it on the document `render_network_data`
     returned, before `WriteSecret`, with the IPPools gathered; return its
-    Events instead of writing when it returns any.
+    Events instead of writing when it returns any. `referenced`: the pools the template
+    references for the host, as gathered (empty: derived here).
     """
     from dhcpless.render.validate import validate_network_data  # cold start: only when used
 
-    names = {p.name for p in _referenced(host, found)}
+    names = {p.name for p in referenced or _referenced(host, found)}
     mine = [p for p in pools if p.metadata.name in names]
     others = [p for p in pools if p.metadata.name not in names]
     problems = validate_network_data(document, host, mine, others)

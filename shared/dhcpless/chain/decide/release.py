@@ -36,12 +36,12 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
     )
     if refused_secret is not None:  # our default name, not written by us for this host
         return (refused_secret,)
-    trouble = netcheck.problem(secret)
+    trouble, document = netcheck.inspect(secret)  # the YAML parsed once for both checks
     if trouble is not None:
         if named:
             return messages.named_unusable(host, name)
         return (event(host, Reason.SECRET_INVALID, trouble),)
-    refused = netcheck.release_refusals(host, secret)
+    refused = netcheck.release_refusals(host, secret, document)
     if refused:  # valid shape, but the ramdisk could not use it: stay paused, say why
         return messages.named_unusable(host, name) if named else refused
     version = host.metadata.resource_version or ""

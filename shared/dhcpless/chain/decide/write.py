@@ -44,7 +44,7 @@ def decide_render(facts: HostFacts, found: Found, pools: tuple[PoolRef, ...]) ->
     cache = {name: render.Address.from_ipaddress(ip) for name, ip in facts.addresses.items()}
     cache.update(outside.addresses)
     claimed = reclaim.record_text(found.ref.namespace, tuple(p.name for p in pools if p.is_metal3))
-    return _write(host, found, cache, facts.secret, facts.ippools, claimed)
+    return _write(host, found, cache, facts.secret, (pools, facts.ippools), claimed)
 
 
 def _misnamed(
@@ -71,11 +71,13 @@ def _write(
     found: Found,
     cache: Mapping[str, render.Address],
     existing: Secret | None,
-    ippools: Sequence[IPPool] = (),
+    pools: tuple[Sequence[PoolRef], Sequence[IPPool]] = ((), ()),
     claimed: str = "",
 ) -> Actions:
-    """`claimed`: the Metal3 pools the data's addresses came from, recorded on the Secret
-    (`keys.CLAIMED_POOLS_ANNOTATION`) for the release to copy onto the host."""
+    """`pools`: the pools the template references (as gathered: not derived again) and the
+    namespace's IPPools, for the pool rule. `claimed`: the Metal3 pools the data's addresses
+    came from, recorded on the Secret (`keys.CLAIMED_POOLS_ANNOTATION`) for the release to
+    copy onto the host."""
     try:
         document = render.render_network_data(found.template.network_data, host, cache)
     except render.RenderError as err:
@@ -89,7 +91,7 @@ def _write(
     if existing is not None:
         foreign = identity.refusal(HostRef.of(host), "Secret", existing.metadata)
         return (foreign,) if foreign is not None else _compare(host, existing, text)
-    refused = netcheck.render_refusals(host, found, document, ippools)
+    refused = netcheck.render_refusals(host, found, document, pools[1], pools[0])
     if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
         return refused
     write = WriteSecret(
@@ -115,7 +117,7 @@ def _compare(host: BareMetalHost, existing: Secret, text: str) -> Actions:
 
     Compared as data (JSON is YAML), in the format the template asks for (`decide.formats`)."""
     try:
-        same = yaml.safe_load(existing.decoded(keys.NETWORK_DATA_KEY) or "") == yaml.safe_load(text)
+        same = formats.load(existing.decoded(keys.NETWORK_DATA_KEY) or "") == formats.load(text)
     except (ValueError, yaml.YAMLError):
         same = False
     if same:  # rendered before: release with it (nothing, once released)

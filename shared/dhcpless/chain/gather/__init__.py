@@ -5,7 +5,8 @@ a waiting host its template, pools, claims and, once every claim has its address
 addresses and the IPPools (pool-overlap rule); a host we released what CAPM3 borrows and, on
 a tick, the claims its record says it holds. The
 Secret we write is not read first: creating it tells whether one is there (`act` then reads
-it into `HostFacts.taken`, and the pipeline decides again). Reads only; nothing is written.
+it into `HostFacts.taken`, and the pipeline decides again); nor are a just-added host's claims
+(`fresh`), for the same reason. Reads only; nothing is written.
 """
 
 from __future__ import annotations
@@ -40,12 +41,15 @@ def gather(
     hang_seconds: float = 0.0,
     render: bool = True,
     listed: Listed | None = None,
+    fresh: bool = False,
 ) -> HostFacts:
     """The facts for `host` (read from the API by the caller: events are hints). `render`
     False: a waiting host's Secret is known and only its release is in question (the Secret's
     own event, secret-readiness): the render facts are not read, the release checks decide.
     `listed`: (namespace, claims) the caller listed by the host's labels already (its cheap
-    exit, ipclaim-fulfilment): not listed again."""
+    exit, ipclaim-fulfilment): not listed again. `fresh`: the host was just added (its ADD
+    event): no claim of ours is expected, so none is listed; creating them tells whether one
+    is there (like the Secret: `act.Found`, and the pipeline decides again with them listed)."""
     base = HostFacts(host, occasion, now, taken=taken or {}, gone=gone, hang_seconds=hang_seconds)
     state = gate(host)
     if state is Gate.NAMED:
@@ -56,11 +60,13 @@ def gather(
     if state is Gate.WAITING:
         mine = base.taken.get(taken_key("Secret", secret_name(host)))
         facts = replace(base, secret=mine if isinstance(mine, Secret) else None)
-        return facts if not render and facts.secret is not None else _waiting(kube, facts, listed)
+        if not render and facts.secret is not None:
+            return facts
+        return _waiting(kube, facts, listed, fresh)
     return _released(kube, base, listed) if state is Gate.NOT_PAUSED else base
 
 
-def _waiting(kube: Kube, facts: HostFacts, listed: Listed | None) -> HostFacts:
+def _waiting(kube: Kube, facts: HostFacts, listed: Listed | None, fresh: bool) -> HostFacts:
     host = facts.host
     template = template_for(kube, host)
     if not isinstance(template, Found):
@@ -70,7 +76,8 @@ def _waiting(kube: Kube, facts: HostFacts, listed: Listed | None) -> HostFacts:
     if isinstance(pools, Problem) or not pools:
         return facts  # nothing to claim: rendered at once (or the problem reported)
     namespace = template.ref.namespace
-    claims = _claims(kube, host, namespace, listed) if any(p.is_metal3 for p in pools) else {}
+    metal3_pools = any(p.is_metal3 for p in pools) and not fresh
+    claims = _claims(kube, host, namespace, listed) if metal3_pools else {}
     outside = ipam.capi_claims(kube, host, namespace, pools)
     facts = replace(facts, claims=claims, outside=outside)
     metal3 = all(p.name in claims and claims[p.name].status.address for p in pools if p.is_metal3)
