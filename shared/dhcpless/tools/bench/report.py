@@ -51,9 +51,10 @@ def build(
     floor_requests: dict[str, float],
 ) -> dict[str, Any]:  # fmt: skip
     """`floor_seconds_per_host` is the loaded floor (the mean of `floor_samples`, taken during
-    the batch: `bench_floor_live`); `floor_seconds` the idle floor of every host after it."""
+    the batch: `bench_floor_live`); `floor_seconds` the idle floor of every host after it.
+    Cold starts not measured (`repeats=0`) leave their keys empty (None, {})."""
     done = [t for t in to_unpause if not math.isnan(t)]
-    per, bare, floor_start = batch.per(hosts), cold[BARE], cold[FLOOR]
+    per, bare, floor_start = batch.per(hosts), cold.get(BARE), cold.get(FLOOR)
     functions = {name: s for name, s in cold.items() if name not in REFERENCES}
     function_per_host = handler_seconds / hosts
     floor_per_host = statistics.fmean(floor_samples) if floor_samples else math.nan
@@ -77,7 +78,7 @@ def build(
         "lifecycle": lifecycle.per(hosts),
         "cold_start_seconds": functions,
         "bare_cold_start_seconds": bare,
-        "cold_start_ratio": {n: round(s / bare, 2) for n, s in functions.items()},
+        "cold_start_ratio": {n: round(s / bare, 2) for n, s in functions.items() if bare},
         "rss_mb": rss,
         "idle": {
             "invocations": idle.invocations,

@@ -126,7 +126,7 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
     batch_end, calls1 = world.sandbox.audit.total, _calls(world)
     _settle(world, hosts)
     rss = {
-        f.value: max(s.sample(), s.peak_pss_mb, cold.memory[f.value])
+        f.value: max(s.sample(), s.peak_pss_mb, cold.memory.get(f.value, 0.0))
         for f, s in world.processes.items()
     }
     life_end, calls2 = world.sandbox.audit.total, _calls(world)
