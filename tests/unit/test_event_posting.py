@@ -175,3 +175,22 @@ def test_every_gunicorn_config_sets_the_hook(module: str, monkeypatch: pytest.Mo
     config = Config()
     config.set("worker_exit", hook)
     assert config.worker_exit is exit_hooks.worker_exit
+
+
+class FailingOnce(Events):
+    """The API refuses the first create (a 503), then accepts."""
+
+    def create_event(self, namespace: str, body: dict[str, Any]) -> None:
+        if not hasattr(self, "failed"):
+            self.failed = True
+            raise Transient("server busy")
+        super().create_event(namespace, body)
+
+
+def test_a_release_event_that_fails_inline_is_queued_not_raised() -> None:
+    """The release is made: failing the handler now would lose its Event (no retry says it
+    again), so the failed post goes to the queue and is posted from there."""
+    events = FailingOnce()
+    recorder.record(cast(Kube, events), HOST, Reason.HOST_RELEASED, "released", "c")
+    assert recorder.flush(DEADLINE)
+    assert events.reasons == [Reason.HOST_RELEASED.value]

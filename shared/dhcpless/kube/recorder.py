@@ -17,18 +17,19 @@ so `kubectl describe` orders them as decided, whichever was posted first.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
+import logging
 from datetime import UTC, datetime
 from typing import Any
 
 from dhcpless import names
-from dhcpless.errors import AlreadyExists
+from dhcpless.errors import AlreadyExists, DhcplessError
 from dhcpless.kube import posting
 from dhcpless.kube.client import Kube
 from dhcpless.reasons import Reason, Severity
 from dhcpless.refs import HostRef
 
+log = logging.getLogger(__name__)
 MAX_MESSAGE = 1024
 INLINE = frozenset({Reason.HOST_RELEASED})
 """Posted by the handler itself: the release is never decided again, so its Event would not be."""
@@ -37,14 +38,20 @@ __all__ = ["INLINE", "MAX_MESSAGE", "Reason", "Severity", "event_body", "flush",
 
 def record(kube: Kube, host: HostRef, reason: Reason, message: str, component: str) -> None:
     """One Event on `host` (idempotent: the same decision twice is one Event); queued, or
-    posted at once for the reasons in `INLINE`."""
+    posted at once for the reasons in `INLINE` — and queued if that post fails: the change it
+    reports is made, so the handler must not fail now (a retry would not say it again)."""
     body = event_body(host, reason, message, component)
-    if reason in INLINE:
-        with contextlib.suppress(AlreadyExists):
-            kube.create_event(host.namespace, body)
-        return
     name = str(body["metadata"]["name"])
-    posting.POSTER.submit(posting.Pending(name, lambda: kube.create_event(host.namespace, body)))
+    pending = posting.Pending(name, lambda: kube.create_event(host.namespace, body))
+    if reason in INLINE:
+        try:
+            pending.post()
+            return
+        except AlreadyExists:
+            return
+        except DhcplessError as err:
+            log.warning("event %s queued after a failed post (%s)", name, type(err).__name__)
+    posting.POSTER.submit(pending)
 
 
 def flush(timeout: float = posting.FLUSH_SECONDS) -> bool:
