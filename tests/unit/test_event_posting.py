@@ -19,7 +19,7 @@ from typing import Any, cast
 import pytest
 from gunicorn.config import Config  # type: ignore[import-untyped]
 
-from dhcpless.errors import AlreadyExists, Transient
+from dhcpless.errors import AlreadyExists, InvalidInput, Transient
 from dhcpless.keys import FunctionName
 from dhcpless.kube import posting, recorder
 from dhcpless.kube.client import Kube
@@ -103,6 +103,7 @@ class Flaky:
         pytest.param(2, Transient("x"), True, 3, id="third-try"),
         pytest.param(5, Transient("x"), False, posting.TRIES, id="given-up"),
         pytest.param(5, AlreadyExists("x"), True, 1, id="already-there-is-done"),
+        pytest.param(5, InvalidInput("x"), False, 1, id="refused-for-good-no-retry"),
     ],
 )
 def test_posts_are_retried_a_few_times(

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dhcpless.errors import AlreadyExists
+from dhcpless.errors import AlreadyExists, Transient
 
 log = logging.getLogger(__name__)
 
@@ -106,17 +106,20 @@ class Poster:
 
 
 def post_with_retries(pending: Pending, retry_seconds: float, tries: int = TRIES) -> bool:
-    """Post, a few tries; True when the Event is there. Logs the Event's name and the error's
-    type only (an API error may quote a request body)."""
+    """Post, a few tries while the failure may pass (`Transient`); True when the Event is there.
+    Logs the Event's name and the error's type only (an API error may quote a request body)."""
     for attempt in range(tries):
         try:
             pending.post()
             return True
         except AlreadyExists:
             return True
-        except Exception as exc:
+        except Transient as exc:
             why = type(exc).__name__
             log.warning("event %s not posted (%s), try %d", pending.name, why, attempt + 1)
+        except Exception as exc:  # refused for good (forbidden, invalid): no retry helps
+            log.error("event %s not posted (%s), given up", pending.name, type(exc).__name__)
+            return False
         if attempt + 1 < tries:
             time.sleep(retry_seconds * 2**attempt)
     log.error("event %s given up after %d tries", pending.name, tries)
