@@ -9,6 +9,8 @@ limit, and with spare threads they never wait behind work (`dhcpless.limits`).
 The function is chosen by the `FUNCTION` environment variable (a Knative Service name: one
 of `FunctionName`, or the `dead-letter` sink, whose app takes no Kubernetes client); an
 unknown name stops the container at start with one clear line instead of serving 404s.
+`worker_exit` posts the core/v1 Events still queued (`dhcpless.serving.exit_hooks`) before a
+worker that stops gracefully goes, within `graceful_timeout`.
 The control socket (gunicorn >= 25.1) is off, as in `dhcpless.serving.serve`: the image's user has
 no writable home, and the socket would log an error at every start.
 """
@@ -23,6 +25,7 @@ slim.install()  # before the app imports `kubernetes` (see dhcpless.serving.slim
 
 from dhcpless import registry  # noqa: E402
 from dhcpless.limits import HEALTH_THREADS  # noqa: E402
+from dhcpless.serving.exit_hooks import worker_exit  # noqa: E402, F401  (a gunicorn hook)
 
 WORKERS = 1
 THREADS = 4

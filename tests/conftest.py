@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 from _pytest.terminal import TerminalReporter
+from flask import Flask
 
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.eventing import broker
 from tests.fuzz import count as fuzz_count
 from tests.support import upstream
+from tests.support.posted import PostedClient
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,6 +31,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     """Run the same tests against either broker: the installed default or the async one."""
     broker.DEFAULT_MODE = broker.BrokerMode(config.getoption("--broker-mode"))
+    Flask.test_client_class = PostedClient  # a request returns with its Events posted
 
 
 def pytest_report_header(config: pytest.Config) -> str:

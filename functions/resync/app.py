@@ -21,7 +21,6 @@ from datetime import UTC, datetime
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless.chain import pipeline
 from dhcpless.chain.decide import hang, lifecycle, reclaim, slipped
 from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gate import gate
@@ -140,7 +139,11 @@ def _guarded(
     hang_seconds: float,
     listed: Listed | None = None,
 ) -> None:
-    """One host's trouble must not stop the rest (the next tick retries it)."""
+    """One host's trouble must not stop the rest (the next tick retries it). The pipeline (and
+    the act layer and Event recorder it brings) is imported on a tick's first due host only:
+    a tick with nothing due, the common case at rest, and the first start answer without it."""
+    from dhcpless.chain import pipeline
+
     try:
         pipeline.reconcile(
             kube, host, settings, Occasion.TICK, now, hang_seconds=hang_seconds, listed=listed

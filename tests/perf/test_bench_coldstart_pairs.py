@@ -58,3 +58,9 @@ def test_the_ratio_is_the_pairs_not_the_medians(started: list[str], repeats: int
         assert result.ratio_to_floor[name] == pytest.approx(idle_ratio, rel=0.06), name
     assert set(result.seconds) == {BARE, FLOOR, *SPECS}
     assert result.memory[FLOOR] == 50.0
+
+
+def test_no_repeats_starts_nothing(started: list[str]) -> None:
+    """`repeats=0` (a run that needs only the batch's counts) measures nothing."""
+    result = measure(SPECS, lambda _name: ping_event(), repeats=0, floor_env={})
+    assert (started, result.seconds, result.ratio_to_floor) == ([], {}, {})

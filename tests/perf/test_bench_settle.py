@@ -61,3 +61,14 @@ def test_returns_once_every_host_is_available_and_idle() -> None:
     probes = Probes(lambda: {"host-000": AVAILABLE}, dict, idle)
     settle(probes, hosts=1, timeout=60.0)
     assert len(calls) == 2, "idle checked twice in a row before returning"
+
+
+def test_quiet_waits_until_the_deliveries_stop_moving() -> None:
+    """Before the batch: the setup's events handled (the count unchanged over a poll, nothing
+    in flight), so none of their work is counted as the batch's."""
+    counts = iter([1, 2, 3, 3, 3, 3])
+    assert bench_settle.quiet(lambda: next(counts), lambda _s: True, timeout=30.0)
+
+
+def test_quiet_gives_up_at_its_deadline_while_deliveries_are_in_flight() -> None:
+    assert not bench_settle.quiet(lambda: 0, lambda _s: False, timeout=0.2)

@@ -18,7 +18,7 @@ from kubernetes import client as k8s
 
 from dhcpless import registry
 from dhcpless.keys import EventType
-from dhcpless.kube import Kube
+from dhcpless.kube import Kube, recorder
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from functions.resync.settings import ResyncSettings
 from tests.support import objects, scenario, upstream
@@ -85,7 +85,9 @@ def writes(sandbox: SandboxServer, identity: str | None = None) -> list[Any]:
 
 
 def host_events(api: k8s.ApiClient, name: str) -> list[tuple[str, str, str]]:
-    """(type, reason, message) of the core/v1 Events on one host, in name order."""
+    """(type, reason, message) of the core/v1 Events on one host, in name order (after the
+    queued ones this process's functions decided were posted: `kube.posting`)."""
+    recorder.flush()
     listing = k8s.CoreV1Api(api).list_namespaced_event(objects.NS)
     found = [e for e in listing.items if e.involved_object.name == name]
     return [(e.type or "", e.reason or "", e.message or "") for e in found]

@@ -8,7 +8,7 @@ v1beta2 is not served. No Cluster kind at all reads as "no Cluster".
 
 from __future__ import annotations
 
-from kubernetes.client import CustomObjectsApi
+from typing import TYPE_CHECKING
 
 from dhcpless import keys
 from dhcpless.errors import Gone, Transient
@@ -16,13 +16,24 @@ from dhcpless.kube.client import Kube
 from dhcpless.kube.errors import Verb, translated
 from dhcpless.models import IPAddressClaim
 
+if TYPE_CHECKING:
+    from kubernetes.client import CustomObjectsApi
+
 CAPI_GROUP = "cluster.x-k8s.io"
 VERSIONS = ("v1beta2", "v1beta1")
 IPAM_VERSIONS = ("v1beta2", "v1beta1")
 
 
+def _custom(kube: Kube) -> CustomObjectsApi:
+    """The generated API, imported on first use (cold start: its module is about as costly as
+    the rest of the client, and only these rare CAPI reads need it)."""
+    from kubernetes.client import CustomObjectsApi
+
+    return CustomObjectsApi(kube.api_client)
+
+
 def cluster_exists(kube: Kube, namespace: str, name: str) -> bool:
-    api = CustomObjectsApi(kube.api_client)
+    api = _custom(kube)
     for version in VERSIONS:
         try:
             with translated(Verb.GET, f"Cluster {namespace}/{name}"):
@@ -47,7 +58,7 @@ def get_capi_claim(kube: Kube, namespace: str, name: str) -> IPAddressClaim:
 
 def _get_claim(kube: Kube, version: str, namespace: str, name: str) -> IPAddressClaim:
     with translated(Verb.GET, f"IPAddressClaim {namespace}/{name}"):
-        raw = CustomObjectsApi(kube.api_client).get_namespaced_custom_object(
+        raw = _custom(kube).get_namespaced_custom_object(
             keys.CAPI_IPAM_GROUP, version, namespace, "ipaddressclaims", name
         )
         if not isinstance(raw, dict):
@@ -59,9 +70,7 @@ def _served(kube: Kube, version: str) -> bool:
     """Does the API serve IPAddressClaims at `ipam.cluster.x-k8s.io/<version>` (discovery)?"""
     try:
         with translated(Verb.GET, f"{keys.CAPI_IPAM_GROUP}/{version} discovery"):
-            found = CustomObjectsApi(kube.api_client).get_api_resources(
-                keys.CAPI_IPAM_GROUP, version
-            )
+            found = _custom(kube).get_api_resources(keys.CAPI_IPAM_GROUP, version)
     except Gone:
         return False
     return any(r.name == "ipaddressclaims" for r in (found.resources or []))

@@ -5,29 +5,58 @@ deduplicated by name: the name is derived from the host's UID, the reason and th
 a redelivered CloudEvent that reaches the same decision writes nothing new (an existing Event is
 an `AlreadyExists` outcome, ignored) — at-least-once delivery does not flood the host's Events.
 Messages are short and never contain Secret data.
+
+Posted off the handler's path (`kube.posting`: a queue and one thread, as client-go's
+`tools/record` and kopf's poster do), except the Events in `INLINE`: they report a change no
+later delivery decides again, so the handler posts them itself, right after the write they
+report, and a host is never released with its Event still waiting in a queue. The others are
+said again by the next delivery or resync that finds the host in the same state, should the
+process be killed before its queue was flushed. Each Event carries the time it was decided,
+so `kubectl describe` orders them as decided, whichever was posted first.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
+import logging
 from datetime import UTC, datetime
 from typing import Any
 
 from dhcpless import names
-from dhcpless.errors import AlreadyExists
+from dhcpless.errors import AlreadyExists, DhcplessError
+from dhcpless.kube import posting
 from dhcpless.kube.client import Kube
 from dhcpless.reasons import Reason, Severity
 from dhcpless.refs import HostRef
 
+log = logging.getLogger(__name__)
 MAX_MESSAGE = 1024
-__all__ = ["MAX_MESSAGE", "Reason", "Severity", "event_body", "record"]
+INLINE = frozenset({Reason.HOST_RELEASED})
+"""Posted by the handler itself: the release is never decided again, so its Event would not be."""
+__all__ = ["INLINE", "MAX_MESSAGE", "Reason", "Severity", "event_body", "flush", "record"]
 
 
 def record(kube: Kube, host: HostRef, reason: Reason, message: str, component: str) -> None:
-    """Write one Event on `host` (idempotent: the same decision twice is one Event)."""
-    with contextlib.suppress(AlreadyExists):
-        kube.create_event(host.namespace, event_body(host, reason, message, component))
+    """One Event on `host` (idempotent: the same decision twice is one Event); queued, or
+    posted at once for the reasons in `INLINE` — and queued if that post fails: the change it
+    reports is made, so the handler must not fail now (a retry would not say it again)."""
+    body = event_body(host, reason, message, component)
+    name = str(body["metadata"]["name"])
+    pending = posting.Pending(name, lambda: kube.create_event(host.namespace, body))
+    if reason in INLINE:
+        try:
+            pending.post()
+            return
+        except AlreadyExists:
+            return
+        except DhcplessError as err:
+            log.warning("event %s queued after a failed post (%s)", name, type(err).__name__)
+    posting.POSTER.submit(pending)
+
+
+def flush(timeout: float = posting.FLUSH_SECONDS) -> bool:
+    """Wait until the queued Events are posted (tests, exit hooks); False at `timeout`."""
+    return posting.flush(timeout)
 
 
 def event_body(host: HostRef, reason: Reason, message: str, component: str) -> dict[str, Any]:

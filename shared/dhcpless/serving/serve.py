@@ -20,6 +20,7 @@ from dhcpless import registry
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.limits import HEALTH_THREADS
+from dhcpless.serving.exit_hooks import worker_exit
 from dhcpless.serving.web import Settings
 
 THREADS = 4
@@ -57,6 +58,7 @@ def serve_function(function: FunctionName, port: int = 8080, host: str = "0.0.0.
         "threads": THREADS + HEALTH_THREADS,  # spare threads: probes never wait
         "accesslog": "-",
         "control_socket_disable": True,  # no socket under $HOME: images run read-only
+        "worker_exit": worker_exit,  # queued Events posted before the worker goes
     }
     _Gunicorn(app_for(function), options).run()
     return 0

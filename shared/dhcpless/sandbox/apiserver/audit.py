@@ -18,6 +18,8 @@ class AuditRecord:
     subresource: str
     namespace: str
     name: str
+    selector: str = ""
+    """The request's `labelSelector` (lists): tells apart two LISTs of one resource."""
 
 
 class Audit:

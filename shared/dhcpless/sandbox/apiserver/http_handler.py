@@ -79,6 +79,7 @@ class Frontend:
                 info.subresource,
                 info.namespace,
                 info.name,
+                info.query.get("labelSelector", ""),
             )
         )
         if (fault := self.sandbox.fault(info)) is not None:

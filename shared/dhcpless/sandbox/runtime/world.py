@@ -18,6 +18,7 @@ from kubernetes import client
 
 from dhcpless.crds import crd_files
 from dhcpless.keys import FunctionName
+from dhcpless.kube import posting
 from dhcpless.sandbox.apiserver import SandboxServer, rbac
 from dhcpless.sandbox.apiserver.rbac import Authorizer
 from dhcpless.sandbox.controllers.periodic import Periodic
@@ -100,6 +101,7 @@ class World:
             part.stop()
         self.broker.stop()
         self.reaper.stop()
+        posting.flush()  # as a function's worker does at exit (serving.exit_hooks)
         self.sandbox.stop()
         for made in self._clients:
             cast(Any, made).close()

@@ -94,7 +94,10 @@ def measure(
 ) -> ColdStarts:
     """Cold starts, `repeats` rounds: the bare app once a round, and each function paired with
     a floor app start right before or after it (the order alternates, so a drifting load
-    favours neither); the ratio of each pair, not of two medians taken at different times."""
+    favours neither); the ratio of each pair, not of two medians taken at different times.
+    `repeats=0` measures nothing (a run that only needs the batch's counts: empty figures)."""
+    if repeats < 1:
+        return ColdStarts({}, {}, {})
     http = urllib3.PoolManager(retries=False, timeout=60.0)
     bare, floor = ProcessSpec(BARE_APP), ProcessSpec(FLOOR_APP, floor_env)
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in (BARE, FLOOR, *specs)}

@@ -4,8 +4,12 @@ Definitions (the README's Performance section repeats them):
 * a **write** is a create, update, patch, delete or deletecollection by a function's identity
   (its own bearer token) on anything but core/v1 Events; Events are counted apart;
 * a **read** is a get or list by a function's identity (watches are the sources', not theirs);
-* an **invocation** is one event delivered to one function (retries included).
-IPAM, BMO, the sources and the bench itself use other identities and are never counted.
+* an **invocation** is one event a host's chain caused, delivered to one function once.
+IPAM, BMO, the sources and the bench itself use other identities and are never counted. Work
+no host's chain causes, in numbers that vary with timing, is counted apart (`bench_deliveries`):
+IPPool events and the one LIST each costs, resync ticks and resync's requests, redeliveries
+(their requests cannot be told apart from the first attempt's, so they stay in the counts; a
+run without any is the one whose counts are the chain's alone).
 """
 
 from __future__ import annotations
@@ -16,10 +20,15 @@ from dataclasses import dataclass
 
 from dhcpless.keys import FunctionName
 from dhcpless.sandbox.apiserver import AuditRecord
+from dhcpless.sandbox.runtime.wiring import OURS
+from dhcpless.tools.bench.deliveries import Cause
 
 WRITES = frozenset({"create", "update", "patch", "delete", "deletecollection"})
 READS = frozenset({"get", "list"})
 FUNCTIONS = frozenset(f.value for f in FunctionName)
+RESYNC = FunctionName.RESYNC.value
+POOL_SCAN = (FunctionName.IPCLAIM_FULFILMENT.value, "list", "ipclaims", OURS)
+"""The LIST an IPPool event costs (`chain.gather.ipam.failed_in_pool`: all our claims)."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +40,8 @@ class Window:
     reads: int
     invocations: int
     by_verb: Mapping[str, int]
+    outside: Mapping[str, int]
+    """Work no host's chain causes (`bench_deliveries`), as totals: not per host."""
 
     def per(self, hosts: int) -> dict[str, float]:
         """Each count divided by `hosts` (rounded for reports)."""
@@ -42,17 +53,30 @@ class Window:
         }
 
 
-def window(records: Sequence[AuditRecord], invocations: int) -> Window:
-    """Count the functions' requests among `records` (one phase's slice of the audit)."""
-    ours = [r for r in records if r.identity in FUNCTIONS]
+def window(records: Sequence[AuditRecord], deliveries: Counter[Cause]) -> Window:
+    """Count the chain's requests among `records` (one phase's slice of the audit) and the
+    phase's `deliveries` by cause; resync's requests and IPPool events' LISTs apart."""
+    mine = [r for r in records if r.identity in FUNCTIONS]
+    resync = sum(r.identity == RESYNC for r in mine)
+    scans = sum(_key(r) == POOL_SCAN for r in mine)
+    ours = [r for r in mine if r.identity != RESYNC and _key(r) != POOL_SCAN]
     is_event = [r.resource == "events" and r.api_group == "" for r in ours]
     return Window(
         writes=sum(r.verb in WRITES and not e for r, e in zip(ours, is_event, strict=True)),
         events=sum(r.verb in WRITES and e for r, e in zip(ours, is_event, strict=True)),
         reads=sum(r.verb in READS for r in ours),
-        invocations=invocations,
+        invocations=deliveries[Cause.CHAIN],
         by_verb=dict(Counter(f"{r.identity} {r.verb} {r.resource}" for r in ours)),
+        outside={
+            **{c.value: deliveries[c] for c in Cause if c is not Cause.CHAIN},
+            "pool_event_reads": scans,
+            "resync_requests": resync,
+        },
     )
+
+
+def _key(record: AuditRecord) -> tuple[str, str, str, str]:
+    return (record.identity, record.verb, record.resource, record.selector)
 
 
 def of_identity(records: Sequence[AuditRecord], identity: str, per: int) -> dict[str, float]:

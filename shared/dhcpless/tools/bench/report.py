@@ -14,6 +14,13 @@ from dhcpless.tools.bench.coldstart import BARE, FLOOR, REFERENCES
 from dhcpless.tools.bench.count import Window
 from dhcpless.tools.bench.plot import plot
 
+OUTSIDE_KEYS = tuple(
+    f"{name}_in_batch"
+    for name in ("pool_events", "pool_event_reads", "resync_ticks", "resync_requests",
+                 "redeliveries")
+)  # fmt: skip
+"""Work in the batch no host's chain causes (`bench_deliveries`): totals, kept out of the
+per-host counts so those are the chain's own and do not move with timing."""
 KEYS = (
     "broker_mode", "hosts", "pools", "unpaused", "seconds", "hosts_per_second", "p50_seconds",
     "p95_seconds",
@@ -25,7 +32,7 @@ KEYS = (
     "floor_requests_per_host", "function_seconds_per_request", "floor_seconds_per_request",
     "cpu_seconds_per_host", "floor_cold_start_seconds",
     "cold_start_ratio_to_floor", "reads_floor_per_host", "idle_requests", "cold_starts_in_batch",
-    "to_unpause_seconds",
+    "to_unpause_seconds", *OUTSIDE_KEYS,
 )  # fmt: skip
 
 
@@ -44,9 +51,10 @@ def build(
     floor_requests: dict[str, float],
 ) -> dict[str, Any]:  # fmt: skip
     """`floor_seconds_per_host` is the loaded floor (the mean of `floor_samples`, taken during
-    the batch: `bench_floor_live`); `floor_seconds` the idle floor of every host after it."""
+    the batch: `bench_floor_live`); `floor_seconds` the idle floor of every host after it.
+    Cold starts not measured (`repeats=0`) leave their keys empty (None, {})."""
     done = [t for t in to_unpause if not math.isnan(t)]
-    per, bare, floor_start = batch.per(hosts), cold[BARE], cold[FLOOR]
+    per, bare, floor_start = batch.per(hosts), cold.get(BARE), cold.get(FLOOR)
     functions = {name: s for name, s in cold.items() if name not in REFERENCES}
     function_per_host = handler_seconds / hosts
     floor_per_host = statistics.fmean(floor_samples) if floor_samples else math.nan
@@ -70,7 +78,7 @@ def build(
         "lifecycle": lifecycle.per(hosts),
         "cold_start_seconds": functions,
         "bare_cold_start_seconds": bare,
-        "cold_start_ratio": {n: round(s / bare, 2) for n, s in functions.items()},
+        "cold_start_ratio": {n: round(s / bare, 2) for n, s in functions.items() if bare},
         "rss_mb": rss,
         "idle": {
             "invocations": idle.invocations,
@@ -98,6 +106,7 @@ def build(
         "idle_requests": dict(sorted(idle.by_verb.items())),
         "cold_starts_in_batch": cold_starts_in_batch,
         "to_unpause_seconds": [round(t, 3) for t in to_unpause],
+        **{f"{name}_in_batch": count for name, count in batch.outside.items()},
     }
 
 

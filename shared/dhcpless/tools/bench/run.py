@@ -13,6 +13,7 @@ import json
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +30,10 @@ from dhcpless.tools.bench import inventory as bench_inventory
 from dhcpless.tools.bench import report as bench_report
 from dhcpless.tools.bench.chaos import measure_chaos
 from dhcpless.tools.bench.count import of_identity, window
+from dhcpless.tools.bench.deliveries import Cause
 from dhcpless.tools.bench.floor import run_floor
-from dhcpless.tools.bench.rest import at_rest, calls
-from dhcpless.tools.bench.settle import Probes, Unsettled, settle
+from dhcpless.tools.bench.rest import at_rest
+from dhcpless.tools.bench.settle import Probes, Unsettled, quiet, settle
 from dhcpless.tools.bench.watch import UnpauseWatch
 from dhcpless.tools.bench.world import ProcessWorld
 from dhcpless.tools.demo.inventory import create
@@ -106,9 +108,11 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
     create(admin, bench_inventory.setup(pools))
     live = bench_floor_live.for_world(world, admin, pools)
     live.start()
+    if not quiet(lambda: _calls(world), lambda s: world.broker.wait_idle(timeout=s), 120.0):
+        raise Unsettled("the setup's events were still being delivered after 120 s")
     watch = UnpauseWatch(world.sandbox, ns)
     watch.start()
-    start, calls0, costs0 = world.sandbox.audit.total, calls(world), world.costs()
+    start, calls0, costs0 = world.sandbox.audit.total, _calls(world), world.costs()
     world.rephase_resync()
     registered, began = {}, time.monotonic()
     live.go()
@@ -119,15 +123,15 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
     seconds = max(watch.unpaused.values(), default=time.monotonic()) - began
     handler, cpu = world.costs().since(costs0)
     floor_samples = live.stop()
-    batch_end, calls1 = world.sandbox.audit.total, calls(world)
+    batch_end, calls1 = world.sandbox.audit.total, _calls(world)
     _settle(world, hosts)
     rss = {
-        f.value: max(s.sample(), s.peak_pss_mb, cold.memory[f.value])
+        f.value: max(s.sample(), s.peak_pss_mb, cold.memory.get(f.value, 0.0))
         for f, s in world.processes.items()
     }
-    life_end, calls2 = world.sandbox.audit.total, calls(world)
+    life_end, calls2 = world.sandbox.audit.total, _calls(world)
     at_rest(world, admin, list(registered))
-    idle_end, calls3 = world.sandbox.audit.total, calls(world)
+    idle_end, calls3 = world.sandbox.audit.total, _calls(world)
     watch.stop()
     records = world.sandbox.audit.records
     for part in (world.source, world.bmo, world.ipam):
@@ -146,6 +150,11 @@ def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[s
             records[start:batch_end], bench_floor_live.IDENTITY, len(floor_samples)
         ),
     )  # fmt: skip
+
+
+def _calls(world: ProcessWorld) -> Counter[Cause]:
+    """Deliveries so far, by cause (subtract two for a window)."""
+    return world.deliveries.counts()
 
 
 def _probe(name: str, world: ProcessWorld) -> BaseCloudEvent:

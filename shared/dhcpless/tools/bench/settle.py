@@ -75,3 +75,17 @@ def _quiet(probes: Probes) -> bool:
 def _named(hosts: Mapping[str, str], limit: int = 10) -> str:
     shown = ", ".join(f"{name} ({why})" for name, why in list(hosts.items())[:limit])
     return shown + (f" and {len(hosts) - limit} more" if len(hosts) > limit else "")
+
+
+def quiet(count: Callable[[], object], idle: Callable[[float], bool], timeout: float) -> bool:
+    """Until no delivery is in flight and `count` (the deliveries so far) stays the same over
+    one poll: before the batch, the setup's own events (pools, template, the floor's hosts)
+    are all handled, so none of their work is counted as the batch's. False at `timeout`."""
+    deadline, last = time.monotonic() + timeout, None
+    while time.monotonic() < deadline:
+        now = count()
+        if now == last and idle(1.0):
+            return True
+        last = now
+        time.sleep(POLL_SECONDS)
+    return False

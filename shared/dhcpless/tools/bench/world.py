@@ -25,6 +25,7 @@ from dhcpless.tools.bench.cost import (
     handler_seconds,
     log_offsets,
 )
+from dhcpless.tools.bench.deliveries import CountingDispatcher
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,8 @@ class ProcessWorld(World):
     def __init__(self, settings: WorldSettings, workdir: Path) -> None:
         super().__init__(settings)
         self.workdir = workdir
+        self.deliveries = CountingDispatcher(settings.broker_workers, self.broker.namespace)
+        self.broker._dispatcher = self.deliveries  # each attempt counted by cause
         self.processes: dict[FunctionName, ProcessFunctionService] = {}
 
     def spec(self, function: str) -> ProcessSpec:
