@@ -11,6 +11,7 @@ __all__ = [
     "NAMESPACE_ENV",
     "NAMESPACE_SELECTOR_ENV",
     "SERVICE_ACCOUNT_NAMESPACE_FILE",
+    "WATCH_CACHE_ENV",
     "FunctionName",
 ]
 
@@ -36,5 +37,9 @@ set, resync lists the hosts of every namespace it selects instead of its one `NA
 
 HANG_SECONDS_ENV: Final = "DHCPLESS_HANG_SECONDS"
 """Seconds a released host may stay inspecting before a Warning says it hangs (default 900)."""
+
+WATCH_CACHE_ENV: Final = "DHCPLESS_WATCH_CACHE"
+"""`off` turns the function processes' watch cache of templates and IPPools off (default on;
+`kube.watchcache`): every read is then a request, as before the cache."""
 
 SERVICE_ACCOUNT_NAMESPACE_FILE: Final = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"

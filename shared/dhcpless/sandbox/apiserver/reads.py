@@ -128,5 +128,6 @@ def watch(api: Api, call: Call) -> Response:
         timeout,
         call.q.get("sendInitialEvents") == "true",
         _render(call),
+        bookmarks=call.q.get("allowWatchBookmarks") == "true",
     )
     return Response(200, stream=stream(api.store, req, call.closed))
