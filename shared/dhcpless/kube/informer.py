@@ -11,6 +11,10 @@ reflector, 401/403 stops it for good: the function then reads directly, as witho
 
 `items()` answers only while the informer is synced and watching: between a broken stream and
 the end of the next LIST its data is stale by an unknown amount, and the caller reads directly.
+Nor does it answer when the stream has been silent for `QUIET_SECONDS`: kube-apiserver sends
+a BOOKMARK at least every minute to a watch that allows them (k8s.io/apiserver
+`pkg/storage/cacher/cacher.go` `defaultBookmarkFrequency`), so a longer silence may be a
+half-open connection whose data nobody can vouch for; the next event or bookmark ends it.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,6 +36,7 @@ from dhcpless.kube.watchstream import Expired, WatchEvent
 log = logging.getLogger(__name__)
 Raw = Mapping[str, Any]
 BACKOFF_FIRST, BACKOFF_MAX = 0.8, 30.0
+QUIET_SECONDS = 120.0
 WATCH_SECONDS = (300, 600)
 """client-go's `defaultMinWatchTimeout` and twice it: each watch's timeout is drawn between."""
 
@@ -47,6 +53,8 @@ class Informer:
         self.disabled = False
         self.lists = self.watches = 0
         self._response: Any = None
+        self.heard = 0.0
+        """When the server last said something (the LIST, an event, a bookmark)."""
         self._thread = threading.Thread(
             target=self._run, name=f"informer-{res.plural}", daemon=True
         )
@@ -63,8 +71,9 @@ class Informer:
 
     def items(self) -> dict[str, Raw] | None:
         """A copy of the objects by name; None when not synced (read directly instead)."""
+        quiet = time.monotonic() - self.heard > QUIET_SECONDS
         with self._lock:
-            return dict(self._items) if self.synced.is_set() else None
+            return dict(self._items) if self.synced.is_set() and not quiet else None
 
     def _run(self) -> None:
         delay = BACKOFF_FIRST
@@ -110,6 +119,7 @@ class Informer:
         with self._lock:
             self._items = {str(o["metadata"]["name"]): o for o in listed.items}
             self.version = listed.resource_version
+            self.heard = time.monotonic()
             self.synced.set()
 
     def _apply(self, event: WatchEvent) -> None:
@@ -120,6 +130,7 @@ class Informer:
             elif event.type == "DELETED":
                 self._items.pop(str(meta.get("name")), None)
             self.version = str(meta.get("resourceVersion") or self.version)
+            self.heard = time.monotonic()
 
     def _failed(self, what: str, err: Exception) -> None:
         self.synced.clear()  # stale by an unknown amount from here until the next LIST

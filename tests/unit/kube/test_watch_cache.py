@@ -18,7 +18,7 @@ import pytest
 from kubernetes import client as k8s
 
 from dhcpless import errors, keys
-from dhcpless.kube import Kube
+from dhcpless.kube import Kube, informer, resources
 from dhcpless.kube.watchcache import WatchCache, enabled
 from dhcpless.models.refs import TemplateKind, TemplateRef
 from dhcpless.sandbox.apiserver.server import SandboxServer
@@ -76,6 +76,17 @@ def _requests(world: SandboxServer, *verbs: str) -> int:
 def _watching(world: SandboxServer, count: int) -> None:
     """Wait until the cache has opened `count` watches (the first opens after the LIST)."""
     eventually(lambda: _requests(world, "watch") == count, 5, f"{count} watches opened")
+
+
+def _end_watches(world: SandboxServer, until: Callable[[], bool]) -> None:
+    """The server ends every watch until `until` holds (a watch audited may not be
+    registered yet when the first close comes)."""
+
+    def ended() -> bool:
+        world.store.close_watchers()
+        return until()
+
+    eventually(ended, 10, "the watches ended and what follows")
 
 
 def _dump(value: object) -> object:
@@ -205,9 +216,7 @@ def test_a_watch_the_server_ends_resumes_without_a_list(
 ) -> None:
     kube, cache = cached
     kube.list_pools(NS)
-    _watching(world, 1)
-    world.store.close_watchers()  # the server ends the stream (as at its timeoutSeconds)
-    _watching(world, 2)
+    _end_watches(world, lambda: _requests(world, "watch") >= 2)  # as at its timeoutSeconds
     _edit(world)
     eventually(lambda: "9.9.9.9" in str(_dns(kube)), 5, "the edit seen")
     assert next(i for i in cache.informers() if i.res.plural == "ippools").lists == 1
@@ -222,11 +231,27 @@ def test_a_resource_version_too_old_relists(
         for n in range(HISTORY + 5):  # other kinds' writes push the pools' version out
             body = k8s.V1Secret(metadata=k8s.V1ObjectMeta(name=f"s{n}"))
             k8s.CoreV1Api(api).create_namespaced_secret(NS, body)
-    _watching(world, 1)
-    world.store.close_watchers()
-    informer = cache.informers()[0]
-    eventually(lambda: informer.lists == 2 and informer.synced.is_set(), 10, "relist")
+    pools = cache.informers()[0]
+    _end_watches(world, lambda: pools.lists == 2 and pools.synced.is_set())
     assert [p.metadata.name for p in kube.list_pools(NS)] == ["pool4"]
+
+
+def test_a_silent_stream_is_not_trusted_until_the_server_speaks(
+    world: SandboxServer, cached: tuple[Kube, WatchCache], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past `QUIET_SECONDS` without an event or bookmark, reads go to the API server; the
+    next event (here a new pool) makes the cache answer again."""
+    monkeypatch.setattr(informer, "QUIET_SECONDS", 0.3)
+    kube, cache = cached
+    kube.list_pools(NS)
+    eventually(lambda: cache.items(resources.IPPOOLS, NS) is None, 5, "the silence noticed")
+    lists = _requests(world, "list")
+    assert [p.metadata.name for p in kube.list_pools(NS)] == ["pool4"]
+    assert _requests(world, "list") == lists + 1  # read directly
+    pools = cache.informers()[0]
+    before = pools.heard
+    _create(world, objects.pool("pool9", "10.9.0.1", "10.9.0.9", 24, "10.9.0.254", []))
+    eventually(lambda: pools.heard > before, 5, "the server heard again")
 
 
 def test_at_rest_the_cache_makes_no_request(
