@@ -6,8 +6,8 @@ resourceVersion seen (events and BOOKMARKs advance it) whenever the server ends 
 `timeoutSeconds`, with no new LIST; an expired resourceVersion (410, `isExpiredError`) or a
 broken stream makes `ListAndWatch` return, and `Reflector.RunWithContext` lists again after a
 backoff (`defaultBackoffInit` 800 ms doubling to `defaultBackoffMax` 30 s). Unlike a
-reflector, 401/403 stops it for good: the function then reads directly, as without a cache
-(a Role without `watch` must not turn into a LIST loop at rest).
+reflector, 401/403 (a Role without `list` or `watch`) and 404 (the kind is not installed) stop
+it for good: the function then reads directly, as without a cache, and nothing loops at rest.
 
 `items()` answers only while the informer is synced and watching: between a broken stream and
 the end of the next LIST its data is stale by an unknown amount, and the caller reads directly.
@@ -50,6 +50,8 @@ class Informer:
         self._items: dict[str, Raw] = {}
         self._lock = threading.Lock()
         self.synced, self.stopped = threading.Event(), threading.Event()
+        self.tried = threading.Event()
+        """Set once the first LIST has answered, whatever it answered."""
         self.disabled = False
         self.lists = self.watches = 0
         self._response: Any = None
@@ -88,6 +90,7 @@ class Informer:
             listed = watchstream.list_all(self.api, self.res, self.namespace)
         except Exception as err:  # any failure: back off and list again
             self._failed("list", err)
+            self.tried.set()
             return False
         self.lists += 1
         self._replace(listed)
@@ -121,6 +124,7 @@ class Informer:
             self.version = listed.resource_version
             self.heard = time.monotonic()
             self.synced.set()
+        self.tried.set()
 
     def _apply(self, event: WatchEvent) -> None:
         meta = event.object.get("metadata") or {}
@@ -137,7 +141,7 @@ class Informer:
         if self.stopped.is_set():
             return
         status = err.status if isinstance(err, ApiException) else None
-        if status in (401, 403):
-            self.disabled = True  # no RBAC for it: read directly, never loop on it
+        if status in (401, 403, 404):
+            self.disabled = True  # not allowed or not installed: read directly, never loop
         level = logging.DEBUG if isinstance(err, Expired) else logging.WARNING
         log.log(level, "%s cache: %s failed (%s)", self.res.what(self.namespace), what, err)

@@ -75,7 +75,7 @@ class WatchCache:
             return None
         informer, new = self._informer(res, namespace)
         if new:
-            informer.synced.wait(self.first_sync)
+            informer.tried.wait(self.first_sync)
         return None if informer.disabled else informer.items()
 
     def informers(self) -> list[Informer]:

@@ -19,6 +19,7 @@ from kubernetes import client as k8s
 
 from dhcpless import errors, keys
 from dhcpless.kube import Kube, informer, resources
+from dhcpless.kube.informer import Informer
 from dhcpless.kube.watchcache import WatchCache, enabled
 from dhcpless.models.refs import TemplateKind, TemplateRef
 from dhcpless.sandbox.apiserver.server import SandboxServer
@@ -254,6 +255,35 @@ def test_a_silent_stream_is_not_trusted_until_the_server_speaks(
     eventually(lambda: pools.heard > before, 5, "the server heard again")
 
 
+REFUSED = [
+    pytest.param("list", ["list"], id="no-list"),
+    pytest.param("watch", ["list", "watch"], id="no-watch"),
+]
+
+
+@pytest.mark.parametrize(("verb", "tried"), REFUSED)
+def test_a_role_without_list_or_watch_reads_directly(
+    world: SandboxServer, cached: tuple[Kube, WatchCache], verb: str, tried: list[str]
+) -> None:
+    """An older Role: the cache stops at the 403 and never asks again; reads are requests
+    (here the template's GET, which the Role still grants)."""
+    world.authorize = lambda info: not (info.identity == "cached" and info.verb == verb)
+    kube, cache = cached
+    assert kube.get_template(_ref("tmpl")).metadata.name == "tmpl"
+    template = cache.informers()[0]
+    eventually(lambda: template.disabled, 5, "the cache given up")
+    _thread_ends(template)
+    gets = _requests(world, "get")
+    assert kube.get_template(_ref("tmpl")).metadata.name == "tmpl"
+    assert _requests(world, "get") == gets + 1
+    asked = [r.verb for r in world.audit.records if r.identity == "cached"]
+    assert [v for v in asked if v != "get"] == tried
+
+
+def _thread_ends(informer: Informer) -> None:
+    eventually(lambda: not informer._thread.is_alive(), 5, "its thread ended")
+
+
 def test_at_rest_the_cache_makes_no_request(
     world: SandboxServer, cached: tuple[Kube, WatchCache]
 ) -> None:
@@ -270,10 +300,10 @@ def test_at_rest_the_cache_makes_no_request(
 def test_stop_ends_the_daemon_threads(cached: tuple[Kube, WatchCache]) -> None:
     kube, cache = cached
     kube.list_pools(NS)
-    threads = [i._thread for i in cache.informers()]
-    assert all(t.daemon and t.is_alive() for t in threads)
+    assert all(i._thread.daemon and i._thread.is_alive() for i in cache.informers())
     cache.stop()
-    eventually(lambda: not any(t.is_alive() for t in threads), 5, "threads ended")
+    for informer_ in cache.informers():
+        _thread_ends(informer_)
 
 
 @pytest.mark.parametrize(
