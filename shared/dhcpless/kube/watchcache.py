@@ -6,8 +6,9 @@ reads of a kind come from an informer, one per kind and namespace), built on our
 (`kube.informer`). Started lazily, on the first read of each kind and namespace in this
 process, never at import or app creation: gunicorn forks its worker after loading the
 config, and threads do not survive a fork (a cache used before a fork starts again in the
-child). The first read waits up to `FIRST_SYNC_SECONDS` for the initial LIST, then reads
-directly; later reads never wait: while an informer relists they read directly too.
+child). Reads wait up to `FIRST_SYNC_SECONDS` for the initial LIST (every reader that comes
+meanwhile, not only the first), then read directly; once that LIST answered nothing waits:
+while an informer relists, reads go to the API server.
 
 Freshness: eventually consistent, like any informer. A change reaches the cache when its
 watch event does (milliseconds on a healthy API server); the README ("Watch cache") states
@@ -73,9 +74,8 @@ class WatchCache:
         """The objects by name, or None: not a cached kind, not synced yet, or not allowed."""
         if (res.group, res.plural) not in CACHED:
             return None
-        informer, new = self._informer(res, namespace)
-        if new:
-            informer.tried.wait(self.first_sync)
+        informer = self._informer(res, namespace)
+        informer.tried.wait(self.first_sync)  # only until the first LIST answered
         return None if informer.disabled else informer.items()
 
     def informers(self) -> list[Informer]:
@@ -86,16 +86,16 @@ class WatchCache:
         for informer in self.informers():
             informer.stop()
 
-    def _informer(self, res: Resource[Any], namespace: str) -> tuple[Informer, bool]:
+    def _informer(self, res: Resource[Any], namespace: str) -> Informer:
         with self._lock:
             if self._pid != os.getpid():  # forked: the parent's threads are not here
                 self._informers, self._pid = {}, os.getpid()
             found = self._informers.get(_key(res, namespace))
             if found is not None:
-                return found, False
+                return found
             informer = self._informers[_key(res, namespace)] = Informer(self.api, res, namespace)
             if not self._exit_hook:
                 atexit.register(self.stop)
                 self._exit_hook = True
         informer.start()
-        return informer, True
+        return informer

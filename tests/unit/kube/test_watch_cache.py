@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -113,6 +114,17 @@ def test_a_cached_read_answers_what_the_api_answers(
     before = _requests(world, "get", "list")
     assert _dump(read(kube)) == _dump(read(direct))
     assert _requests(world, "get", "list") == before  # the second read is the cache's
+
+
+def test_readers_arriving_together_wait_for_the_one_list(
+    world: SandboxServer, cached: tuple[Kube, WatchCache]
+) -> None:
+    """gunicorn's threads take the first events at once: one LIST serves them all."""
+    kube, _ = cached
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: kube.list_pools(NS), range(4)))
+    assert [[p.metadata.name for p in a] for a in answers] == [["pool4"]] * 4
+    assert _requests(world, "get", "list") == 1
 
 
 def _malformed(world: SandboxServer) -> None:
