@@ -2,10 +2,12 @@
 
 Covers: the three cached reads answer what a direct read answers (objects, `Gone` for a
 missing template, `InvalidInput` for a malformed one, a bad name refused alike) and a second
-read costs no request; a create, an edit and a delete reach the cache through the watch with
-no new LIST; a watch the server ends is resumed from its resourceVersion (no LIST); one whose
-resourceVersion the history no longer holds (410) relists; at rest the cache makes no
-request; `stop` ends its daemon threads; the environment switch.
+read costs no request; readers arriving together share the one LIST; a create, an edit and a
+delete reach the cache through the watch with no new LIST; a watch the server ends is resumed
+from its resourceVersion (no LIST); a broken stream and a resourceVersion the history no
+longer holds (410) relist; a silent stream is not trusted; a Role without `list` or `watch`
+makes every read a request and the cache stop for good; at rest the cache makes no request;
+`stop` ends its daemon threads; the environment switch.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+import urllib3
 from kubernetes import client as k8s
 
 from dhcpless import errors, keys
-from dhcpless.kube import Kube, informer, resources
+from dhcpless.kube import Kube, informer, resources, watchstream
 from dhcpless.kube.informer import Informer
 from dhcpless.kube.watchcache import WatchCache, enabled
 from dhcpless.models.refs import TemplateKind, TemplateRef
@@ -233,6 +236,27 @@ def test_a_watch_the_server_ends_resumes_without_a_list(
     _edit(world)
     eventually(lambda: "9.9.9.9" in str(_dns(kube)), 5, "the edit seen")
     assert next(i for i in cache.informers() if i.res.plural == "ippools").lists == 1
+
+
+def test_a_broken_stream_relists(
+    world: SandboxServer, cached: tuple[Kube, WatchCache], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection drops mid-stream (urllib3's ProtocolError): what was missed is
+    unknown, so the informer stops answering and lists again after its backoff."""
+    real, calls = watchstream.watch, []
+
+    def breaks_once(*args: Any, **kw: Any) -> Iterator[watchstream.WatchEvent]:
+        calls.append(args)
+        if len(calls) == 1:
+            raise urllib3.exceptions.ProtocolError("connection broken: IncompleteRead")
+        yield from real(*args, **kw)
+
+    monkeypatch.setattr(watchstream, "watch", breaks_once)
+    kube, cache = cached
+    kube.list_pools(NS)
+    pools = cache.informers()[0]
+    eventually(lambda: pools.lists == 2 and pools.synced.is_set(), 10, "listed again")
+    assert [p.metadata.name for p in kube.list_pools(NS)] == ["pool4"]
 
 
 def test_a_resource_version_too_old_relists(
