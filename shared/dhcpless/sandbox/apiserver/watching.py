@@ -85,6 +85,12 @@ def _next_bookmark(req: WatchRequest, now: float, deadline: float) -> float:
     return when if when >= now else float("inf")  # too close to the deadline: none
 
 
+def _pause(left: float, mark: float) -> float:
+    """How long to wait for an event: until the deadline, the next bookmark or the next look
+    at whether the client is still there, whichever comes first."""
+    return max(min(left, mark - time.monotonic(), POLL_SECONDS), 0.01)
+
+
 def _quiet_version(store: Store, watcher: Watcher) -> int | None:
     """The store's resourceVersion when nothing is queued for `watcher`: a bookmark never
     gets ahead of an event it has not delivered yet."""
@@ -128,9 +134,7 @@ def stream(store: Store, req: WatchRequest, closed: Callable[[], bool]) -> Itera
                 yield _bookmark(req, version)
                 mark = _next_bookmark(req, time.monotonic(), deadline)
             try:
-                event = watcher.events.get(
-                    timeout=max(min(left, mark - time.monotonic(), POLL_SECONDS), 0.01)
-                )
+                event = watcher.events.get(timeout=_pause(left, mark))
             except queue.Empty:
                 continue
             if event is None:
