@@ -79,9 +79,11 @@ class Informer:
 
     def _run(self) -> None:
         delay = BACKOFF_FIRST
-        while not self.stopped.is_set() and not self.disabled:
+        while not self.stopped.is_set():
             delay = BACKOFF_FIRST if self._list_and_watch() else min(delay * 2, BACKOFF_MAX)
             self.synced.clear()
+            if self.disabled:
+                return
             self.stopped.wait(delay * (1 + random.random()))  # jitter 1.0, as client-go's
 
     def _list_and_watch(self) -> bool:

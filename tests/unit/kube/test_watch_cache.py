@@ -252,6 +252,7 @@ def test_a_broken_stream_relists(
         yield from real(*args, **kw)
 
     monkeypatch.setattr(watchstream, "watch", breaks_once)
+    monkeypatch.setattr(informer, "BACKOFF_FIRST", 0.05)  # the relist's wait, shortened
     kube, cache = cached
     kube.list_pools(NS)
     pools = cache.informers()[0]
@@ -260,8 +261,9 @@ def test_a_broken_stream_relists(
 
 
 def test_a_resource_version_too_old_relists(
-    world: SandboxServer, cached: tuple[Kube, WatchCache]
+    world: SandboxServer, cached: tuple[Kube, WatchCache], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(informer, "BACKOFF_FIRST", 0.05)  # the relist's wait, shortened
     kube, cache = cached
     kube.list_pools(NS)
     with world.api_client() as api:
