@@ -4,7 +4,8 @@ Covers: a watch that asks for bookmarks gets one carrying the store's current
 resourceVersion before its `timeoutSeconds` ends it (2 s before the deadline,
 `cache_watcher.go` `nextBookmarkTime`), even when only other kinds changed meanwhile; a
 re-watch from that bookmark works where a re-watch from the watch's own start, which the
-history no longer reaches, is Expired (410); a watch that did not ask gets no bookmark.
+history no longer reaches, is Expired (410); the heartbeat bookmark of a quiet watch, and
+none for a watch that did not ask.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from kubernetes.client import ApiClient, CoreV1Api, V1ConfigMap, V1ObjectMeta
 
 from dhcpless.kube import resources as r
 from dhcpless.kube import watchstream
-from dhcpless.sandbox.apiserver import SandboxServer
+from dhcpless.sandbox.apiserver import SandboxServer, watching
 from tests.support.waits import eventually
 
 HISTORY = 10
@@ -56,9 +57,22 @@ def test_a_bookmark_before_the_timeout_lets_a_watch_resume() -> None:
             list(watchstream.watch(api, r.SECRETS, NS, start, 1))
 
 
-def test_no_bookmark_unless_asked() -> None:
+def test_heartbeat_bookmarks_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The every-minute heartbeat (here every 0.2 s) on a quiet watch that asked for
+    bookmarks; none on one that did not (both watches side by side, 3 s each)."""
+    monkeypatch.setattr(watching, "BOOKMARK_SECONDS", 0.2)
     with SandboxServer() as server, server.api_client() as api:
+        asked: list[str] = []
+        thread = threading.Thread(
+            target=lambda: asked.extend(
+                e.type for e in watchstream.watch(api, r.SECRETS, NS, "", 3)
+            ),
+            daemon=True,
+        )
+        thread.start()
         stream = watch.Watch().stream(  # type: ignore[no-untyped-call]
             CoreV1Api(api).list_namespaced_secret, NS, timeout_seconds=3
         )
-        assert [e["type"] for e in stream] == []
+        not_asked = [e["type"] for e in stream]
+        thread.join(timeout=30)
+        assert (asked.count("BOOKMARK") >= 2, not_asked) == (True, [])
