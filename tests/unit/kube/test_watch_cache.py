@@ -2,7 +2,9 @@
 
 Covers: the three cached reads answer what a direct read answers (objects, `Gone` for a
 missing template, `InvalidInput` for a malformed one, a bad name refused alike) and a second
-read costs no request; readers arriving together share the one LIST; the environment switch.
+read costs no request; readers arriving together share the one LIST; the environment switch
+and the adapter a function process builds (`from_environment`: cached unless off, no thread
+before the first read).
 How the cache keeps itself current: `test_watch_cache_watching.py`.
 """
 
@@ -11,12 +13,13 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from dhcpless import errors, keys
-from dhcpless.kube import Kube
+from dhcpless.kube import Kube, from_environment
 from dhcpless.kube.watchcache import WatchCache, enabled
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support import objects
@@ -115,6 +118,34 @@ def test_a_cached_read_fails_as_the_api_read_fails(
 )
 def test_the_environment_switch(value: str | None, on: bool) -> None:
     assert enabled(value) is on
+
+
+@pytest.mark.parametrize(
+    ("value", "cached"),
+    [pytest.param(None, True, id="default-on"), pytest.param("off", False, id="off")],
+)
+def test_the_adapter_a_function_process_builds(
+    world: SandboxServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    value: str | None,
+    cached: bool,
+) -> None:
+    """`from_environment` (what the function apps build when given no adapter) has the watch
+    cache unless the switch is off; building it starts nothing (no thread before gunicorn's
+    fork): the first read does."""
+    monkeypatch.setenv("KUBECONFIG", str(world.write_kubeconfig(tmp_path / "kubeconfig")))
+    if value is None:
+        monkeypatch.delenv(keys.WATCH_CACHE_ENV, raising=False)
+    else:
+        monkeypatch.setenv(keys.WATCH_CACHE_ENV, value)
+    kube = from_environment()
+    assert (kube.cache is not None) is cached
+    if kube.cache is not None:
+        assert kube.cache.informers() == []
+        kube.list_pools(NS)
+        assert len(kube.cache.informers()) == 1
+        kube.cache.stop()
 
 
 def test_a_misspelt_switch_stops_the_app() -> None:
