@@ -12,6 +12,7 @@ from flask import Flask
 
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.eventing import broker
+from dhcpless.sandbox.runtime import wiring
 from tests.fuzz import count as fuzz_count
 from tests.support import upstream
 from tests.support.posted import PostedClient
@@ -26,16 +27,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=broker.DEFAULT_MODE.value,
         help="delivery model of every sandbox Broker built without one (default: sync)",
     )
+    parser.addoption(
+        "--kube-cache",
+        choices=["on", "off"],
+        default="on",
+        help="the embedded worlds' functions read templates and IPPools through the watch "
+        "cache their pods have (default: on, as deployed; off: every read is a request)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Run the same tests against either broker: the installed default or the async one."""
     broker.DEFAULT_MODE = broker.BrokerMode(config.getoption("--broker-mode"))
     Flask.test_client_class = PostedClient  # a request returns with its Events posted
+    wiring.KUBE_CACHE = config.getoption("--kube-cache") == "on"
 
 
 def pytest_report_header(config: pytest.Config) -> str:
-    return f"sandbox broker mode: {broker.DEFAULT_MODE.value}"
+    cache = "on" if wiring.KUBE_CACHE else "off"
+    return f"sandbox broker mode: {broker.DEFAULT_MODE.value}; functions' watch cache: {cache}"
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

@@ -5,7 +5,9 @@ sandbox, a test) passes them, and hands the one frozen object down: nothing belo
 reads `os.environ`. A function with knobs of its own subclasses `Settings` with its fields and
 its own `from_environment` (resync: `functions/resync/settings.py`). Kept free of Flask and
 the adapter so decision code can take settings without importing either (`web` re-exports it).
-The variables are listed in the README ("Configuration").
+The variables are listed in the README ("Configuration"). One is not a field here because it
+configures the adapter, which is built before the settings: `DHCPLESS_WATCH_CACHE`
+(`keys.WATCH_CACHE_ENV`, read by `kube.from_environment`; `off` turns the watch cache off).
 """
 
 from __future__ import annotations

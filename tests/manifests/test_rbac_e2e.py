@@ -4,7 +4,8 @@ The whole chain runs against the sandbox API server (tests/support/scenario.py::
 function with its own bearer token, over a scenario that walks every path that makes API
 calls: a template named by annotation, one found through a Metal3MachineTemplate, our own
 Metal3PreprovisioningDataTemplate, a template without pools (rendered at once), an exhausted
-pool, a host that is not ours; then resync re-drives a host whose events were never sent.
+pool, a host that is not ours; then resync re-drives a host whose events were never sent;
+then the functions as pods run them, with their watch caches (`rbac_cache_steps`).
 The sandbox audits every request; `rbac.compare` turns it into excess and missing
 permissions against the Roles `deploy/` installs. A Role that grants a verb the code never
 used, or lacks one it used, fails here.
@@ -27,7 +28,13 @@ from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support import harness as e2e
 from tests.support import objects, scenario
 
-from . import rbac_legacy_claim_steps, rbac_lifecycle_steps, rbac_redelivery_steps
+from . import (
+    rbac_cache_steps,
+    rbac_legacy_claim_steps,
+    rbac_lifecycle_steps,
+    rbac_redelivery_steps,
+    rbac_render_steps,
+)
 from .rbac import compare, grants_of, used
 from .support import ROOT, Obj, named
 
@@ -157,6 +164,9 @@ def audit() -> Iterator[list[object]]:
         assert rbac_redelivery_steps.names_taken(sandbox)
         assert rbac_redelivery_steps.capi_names(sandbox)
         assert rbac_redelivery_steps.resync_finds_names(sandbox, lambda: _ping(sandbox))
+        assert rbac_render_steps.registration_renders(sandbox, _reference("metal3datatemplates", "tmpl"))
+        assert rbac_cache_steps.by_events(sandbox, {"rack": "r1"})
+        assert rbac_cache_steps.by_resync(sandbox, {"rack": "r1"})
         yield list(sandbox.audit.records)
 
 

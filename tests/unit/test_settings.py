@@ -88,7 +88,7 @@ def test_settings_do_not_import_flask_or_the_client() -> None:
 @pytest.mark.parametrize(
     "variable",
     ["FUNCTION", "PORT", "KUBECONFIG", keys.NAMESPACE_ENV, keys.NAMESPACE_SELECTOR_ENV,
-     keys.HANG_SECONDS_ENV],
+     keys.HANG_SECONDS_ENV, keys.WATCH_CACHE_ENV],
 )  # fmt: skip
 def test_the_readme_table_names_every_variable(variable: str) -> None:
     readme = (ROOT / "README.md").read_text()

@@ -12,6 +12,7 @@ __all__ = [
     "NAMESPACE_SELECTOR_ENV",
     "RESYNC_WORKERS_ENV",
     "SERVICE_ACCOUNT_NAMESPACE_FILE",
+    "WATCH_CACHE_ENV",
     "FunctionName",
 ]
 
@@ -40,5 +41,8 @@ HANG_SECONDS_ENV: Final = "DHCPLESS_HANG_SECONDS"
 
 RESYNC_WORKERS_ENV: Final = "DHCPLESS_RESYNC_WORKERS"
 """resync: how many due hosts one tick reconciles at once (default 4)."""
+WATCH_CACHE_ENV: Final = "DHCPLESS_WATCH_CACHE"
+"""`off` turns the function processes' watch cache of templates and IPPools off (default on;
+`kube.watchcache`): every read is then a request, as before the cache."""
 
 SERVICE_ACCOUNT_NAMESPACE_FILE: Final = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"

@@ -11,14 +11,17 @@ server: no fakes of the client itself.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping
 from typing import Any
 
 from kubernetes.client import ApiClient
 
 from dhcpless import limits
-from dhcpless.kube import config, timeouts
+from dhcpless.keys import WATCH_CACHE_ENV
+from dhcpless.kube import config, timeouts, watchcache
 from dhcpless.kube import resources as r
+from dhcpless.kube.cached import CachedReads
 from dhcpless.kube.errors import Verb
 from dhcpless.kube.generic import JSON_PATCH, MERGE_PATCH, GenericKube, JsonPatch
 from dhcpless.kube.timeouts import Timeout
@@ -40,15 +43,27 @@ __all__ = ["JSON_PATCH", "MERGE_PATCH", "JsonPatch", "Kube", "from_environment"]
 
 def from_environment() -> Kube:
     """KUBECONFIG (or ~/.kube/config) when present, otherwise the in-cluster service account
-    (`kube.config`: without importing `kubernetes.config` unless the kubeconfig needs it)."""
-    return Kube(ApiClient(config.configuration()))
+    (`kube.config`: without importing `kubernetes.config` unless the kubeconfig needs it).
+    With the watch cache (`kube.watchcache`) unless `DHCPLESS_WATCH_CACHE=off`: what the
+    function processes use."""
+    api = ApiClient(config.configuration())
+    on = watchcache.enabled(os.environ.get(WATCH_CACHE_ENV))
+    return Kube(api, cache=watchcache.WatchCache(api) if on else None)
 
 
-class Kube(GenericKube):
-    """Typed calls on BareMetalHosts, templates, IPAM objects, Secrets and Events."""
+class Kube(CachedReads, GenericKube):
+    """Typed calls on BareMetalHosts, templates, IPAM objects, Secrets and Events. With a
+    `cache`, templates and IPPools are read from it (`kube.cached`); without, every read is a
+    request (what tests build unless they ask for the cache)."""
 
-    def __init__(self, api_client: ApiClient, timeout: Timeout = limits.API_TIMEOUT) -> None:
+    def __init__(
+        self,
+        api_client: ApiClient,
+        timeout: Timeout = limits.API_TIMEOUT,
+        cache: watchcache.WatchCache | None = None,
+    ) -> None:
         self.api_client = timeouts.bounded(api_client, timeout)  # no call waits forever
+        self.cache = cache
 
     # --- BareMetalHost -----------------------------------------------------------------
     def get_host(self, namespace: str, name: str) -> BareMetalHost:
@@ -68,11 +83,11 @@ class Kube(GenericKube):
 
     # --- templates ---------------------------------------------------------------------
     def list_machine_templates(self, namespace: str) -> list[Metal3MachineTemplate]:
-        return self.list(r.MACHINE_TEMPLATES, namespace)
+        return self.cached_list(r.MACHINE_TEMPLATES, namespace)
 
     def get_template(self, ref: TemplateRef) -> NetworkTemplate:
         res = dataclasses.replace(r.TEMPLATES[ref.plural], group=ref.group)
-        return self.get(res, ref.namespace, ref.name)
+        return self.cached_get(res, ref.namespace, ref.name)
 
     # --- IPAM --------------------------------------------------------------------------
     def get_pool(self, namespace: str, name: str) -> IPPool:
@@ -83,7 +98,7 @@ class Kube(GenericKube):
 
     def list_pools(self, namespace: str) -> list[IPPool]:
         """Every IPPool of one namespace (pre-unpause validation: do the pools overlap?)."""
-        return self.list(r.IPPOOLS, namespace)
+        return self.cached_list(r.IPPOOLS, namespace)
 
     def get_claim(self, namespace: str, name: str) -> IPClaim:
         return self.get(r.IPCLAIMS, namespace, name)

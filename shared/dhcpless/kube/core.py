@@ -35,7 +35,7 @@ def request(
     Names and namespaces read from objects (a host's `preprovisioningNetworkDataName`) are
     checked here, where they become path segments: `.` would turn a GET into a LIST.
     """
-    _check_segments(params)
+    check_segments(params)
     headers = {"Accept": "application/json"}
     if body is not None:
         headers["Content-Type"] = content_type  # a patch names its kind of patch here
@@ -61,7 +61,7 @@ def _plain(body: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None) -> obje
     return [dict(op) for op in body]
 
 
-def _check_segments(params: Mapping[str, str]) -> None:
+def check_segments(params: Mapping[str, str]) -> None:
     """InvalidInput (400) for a name or namespace the API could never hold (`names`)."""
     checks = {"name": names.name_problem, "namespace": names.namespace_problem}
     for key, value in params.items():

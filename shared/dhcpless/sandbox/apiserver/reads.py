@@ -126,7 +126,14 @@ def watch(api: Api, call: Call) -> Response:
         matcher(call),
         resource_version(call),
         timeout,
-        call.q.get("sendInitialEvents") == "true",
+        _flag(call, "sendInitialEvents"),
         _render(call),
+        bookmarks=_flag(call, "allowWatchBookmarks"),
     )
     return Response(200, stream=stream(api.store, req, call.closed))
+
+
+def _flag(call: Call, key: str) -> bool:
+    """A boolean query parameter as Go's `strconv.ParseBool` reads it (the python client
+    sends `True`)."""
+    return call.q.get(key, "") in ("1", "t", "T", "true", "TRUE", "True")

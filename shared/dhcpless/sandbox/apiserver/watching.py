@@ -4,8 +4,13 @@ Semantics copied from the real server: no resourceVersion (or "0") first sends t
 objects as synthetic ADDED events; an explicit resourceVersion replays the event log after it,
 or sends one ERROR event with a 410 Expired Status when the log no longer reaches back that far;
 `sendInitialEvents=true` ends the initial ADDED events with a BOOKMARK annotated
-`k8s.io/initial-events-end`. With a label selector, objects that start or stop matching arrive
-as ADDED or DELETED (carrying the object as it last matched), as with the watch cache.
+`k8s.io/initial-events-end`. With `allowWatchBookmarks=true`, a BOOKMARK carrying the current
+resourceVersion every `BOOKMARK_SECONDS` and once more 2 s before the timeout, as the watch
+cache does (k8s.io/apiserver `pkg/storage/cacher/cache_watcher.go` `nextBookmarkTime`,
+`cacher.go` `defaultBookmarkFrequency`), so a client re-watching after the timeout starts from
+a recent resourceVersion instead of one the history no longer reaches (410, then a LIST).
+With a label selector, objects that start or stop matching arrive as ADDED or DELETED
+(carrying the object as it last matched), as with the watch cache.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from dhcpless.sandbox.apiserver.store import Event, EventType, Store, Watcher
 JSON = dict[str, Any]
 Matcher = Callable[[JSON], bool]
 POLL_SECONDS = 0.5
+BOOKMARK_SECONDS = 60.0
+BOOKMARK_BEFORE_DEADLINE = 2.0
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,8 @@ class WatchRequest:
     initial_events: bool
     render: Callable[[JSON], JSON]
     """Turns an object into what the client asked for (the object, or a one-row Table)."""
+    bookmarks: bool = False
+    """`allowWatchBookmarks=true`."""
 
 
 def _line(kind: str, obj: JSON) -> bytes:
@@ -58,6 +67,37 @@ def _filtered(event: Event, matches: Matcher) -> tuple[str, JSON] | None:
     return (EventType.MODIFIED, event.object) if now else None
 
 
+def _bookmark(req: WatchRequest, version: int, end: bool = False) -> bytes:
+    meta: JSON = {"resourceVersion": str(version)}
+    if end:
+        meta["annotations"] = {"k8s.io/initial-events-end": "true"}
+    return _line(
+        "BOOKMARK", {"kind": req.rt.kind, "apiVersion": req.rt.api_version, "metadata": meta}
+    )
+
+
+def _next_bookmark(req: WatchRequest, now: float, deadline: float) -> float:
+    """cache_watcher.go `nextBookmarkTime`: a heartbeat, or 2 s before the deadline if
+    sooner, none once that moment has passed; never for a client that did not ask."""
+    if not req.bookmarks:
+        return float("inf")
+    when = min(now + BOOKMARK_SECONDS, deadline - BOOKMARK_BEFORE_DEADLINE)
+    return when if when >= now else float("inf")  # too close to the deadline: none
+
+
+def _pause(left: float, mark: float) -> float:
+    """How long to wait for an event: until the deadline, the next bookmark or the next look
+    at whether the client is still there, whichever comes first."""
+    return max(min(left, mark - time.monotonic(), POLL_SECONDS), 0.01)
+
+
+def _quiet_version(store: Store, watcher: Watcher) -> int | None:
+    """The store's resourceVersion when nothing is queued for `watcher`: a bookmark never
+    gets ahead of an event it has not delivered yet."""
+    with store.lock:
+        return store.resource_version if watcher.events.empty() else None
+
+
 def _start(store: Store, req: WatchRequest, watcher: Watcher) -> list[bytes]:
     with store.lock:
         if req.since in ("", "0") or req.initial_events:
@@ -67,15 +107,7 @@ def _start(store: Store, req: WatchRequest, watcher: Watcher) -> list[bytes]:
             store.watch(watcher, None)
             lines = [_line("ADDED", req.render(present(o, req.rt))) for o in current]
             if req.initial_events:
-                mark = {
-                    "kind": req.rt.kind,
-                    "apiVersion": req.rt.api_version,
-                    "metadata": {
-                        "resourceVersion": str(store.resource_version),
-                        "annotations": {"k8s.io/initial-events-end": "true"},
-                    },
-                }
-                lines.append(_line("BOOKMARK", mark))
+                lines.append(_bookmark(req, store.resource_version, end=True))
             return lines
         backlog = store.watch(watcher, int(req.since))
     return [_event_line(e, req) for e in backlog if _filtered(e, req.matches)]
@@ -95,10 +127,14 @@ def stream(store: Store, req: WatchRequest, closed: Callable[[], bool]) -> Itera
         yield _line("ERROR", error.status())
         return
     deadline = time.monotonic() + req.timeout
+    mark = _next_bookmark(req, time.monotonic(), deadline)
     try:
         while (left := deadline - time.monotonic()) > 0 and not closed():
+            if time.monotonic() >= mark and (version := _quiet_version(store, watcher)):
+                yield _bookmark(req, version)
+                mark = _next_bookmark(req, time.monotonic(), deadline)
             try:
-                event = watcher.events.get(timeout=min(left, POLL_SECONDS))
+                event = watcher.events.get(timeout=_pause(left, mark))
             except queue.Empty:
                 continue
             if event is None:

@@ -95,20 +95,39 @@ def ping_event() -> CloudEvent:
     return CloudEvent(attributes=attributes, data={"reason": "periodic resync"})
 
 
+KUBE_CACHE = True
+"""Build the functions' adapters with the watch cache a pod has (`kube.watchcache`), as
+deployed (on by default); `pytest --kube-cache off` runs the worlds with every read a request.
+One cache per function for the world's life."""
+
+
 def function_factory(
     name: FunctionName,
     api: Callable[[], client.ApiClient],
     namespace: str = "default",
     namespace_selector: str = "",
+    caches: list[Any] | None = None,
 ) -> Callable[[], Any]:
     """Each cold start builds the app anew with its own client, like a fresh pod; resync is
-    told the namespace whose hosts it lists (in a pod: its own, see functions/resync)."""
+    told the namespace whose hosts it lists (in a pod: its own, see functions/resync). With
+    `KUBE_CACHE`, the adapter has a watch cache, kept in `caches` for the world to stop."""
     module = importlib.import_module(registry.function(name.value).module)
     kube = importlib.import_module("dhcpless.kube")
+    watchcache = importlib.import_module("dhcpless.kube.watchcache")
+    kept: list[Any] = []
+
+    def adapter() -> Any:
+        made = api()
+        if KUBE_CACHE and not kept:
+            kept.append(watchcache.WatchCache(made))
+            if caches is not None:
+                caches.append(kept[0])
+        return kube.Kube(made, cache=kept[0] if kept else None)
+
     extra: dict[str, Any] = {}
     if name is FunctionName.RESYNC:
         settings = importlib.import_module("functions.resync.settings")
         extra["resync"] = settings.ResyncSettings(
             namespace=namespace, namespace_selector=namespace_selector
         )
-    return lambda: module.create_app(kube.Kube(api()), **extra)
+    return lambda: module.create_app(adapter(), **extra)

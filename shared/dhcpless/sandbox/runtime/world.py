@@ -63,6 +63,7 @@ class World:
         self.services: dict[str, FunctionService] = {}
         self._pinger = Periodic(self.settings.resync_seconds, self.ping, "ping")
         self._clients: list[client.ApiClient] = []
+        self._caches: list[Any] = []  # the functions' watch caches (`wiring.KUBE_CACHE`)
         self._lock = threading.Lock()
 
     def api_client(self, token: str | None = None) -> client.ApiClient:
@@ -102,6 +103,8 @@ class World:
         self.broker.stop()
         self.reaper.stop()
         posting.flush()  # as a function's worker does at exit (serving.exit_hooks)
+        for cache in self._caches:
+            cache.stop()
         self.sandbox.stop()
         for made in self._clients:
             cast(Any, made).close()
@@ -141,7 +144,7 @@ class World:
         for name, filters in TRIGGER_FILTERS.items():
             api = functools.partial(self.api_client, self._token(name.value))
             factory = function_factory(
-                name, api, self.settings.namespace, self.settings.namespace_selector
+                name, api, self.settings.namespace, self.settings.namespace_selector, self._caches
             )
             service = FunctionService(name.value, factory, idle)
             self.services[name.value] = service

@@ -1,0 +1,42 @@
+"""Reads the adapter answers from its watch cache (`kube.watchcache`) when it has one.
+
+Same signatures, results and errors as the direct read they replace: the namespace and name
+are checked as the request would check them (`kube.core.check_segments`), a name the cache
+does not hold is `Gone` with the message a 404 gives, and each object is parsed at read time
+inside the adapter's one translation (`kube.errors.translated`), so a malformed object is the
+same `InvalidInput`. Whatever the cache cannot answer (a kind it does not keep, not synced,
+no RBAC for `watch`) is read directly.
+"""
+
+from __future__ import annotations
+
+from dhcpless.errors import Gone
+from dhcpless.kube import core
+from dhcpless.kube.errors import Verb, translated
+from dhcpless.kube.generic import GenericKube
+from dhcpless.kube.resources import M, Resource
+from dhcpless.kube.watchcache import WatchCache
+
+
+class CachedReads(GenericKube):
+    """`cached_list` / `cached_get`: from the cache when it can answer, else the API."""
+
+    cache: WatchCache | None = None
+
+    def cached_list(self, res: Resource[M], namespace: str) -> list[M]:
+        core.check_segments({"namespace": namespace})
+        items = self.cache.items(res, namespace) if self.cache is not None else None
+        if items is None:
+            return self.list(res, namespace)
+        with translated(Verb.LIST, res.what(namespace)):
+            return [res.parse(items[name]) for name in sorted(items)]
+
+    def cached_get(self, res: Resource[M], namespace: str, name: str) -> M:
+        core.check_segments({"namespace": namespace, "name": name})
+        items = self.cache.items(res, namespace) if self.cache is not None else None
+        if items is None:
+            return self.get(res, namespace, name)
+        if name not in items:
+            raise Gone(f"{res.what(namespace, name)} not found")
+        with translated(Verb.GET, res.what(namespace, name)):
+            return res.parse(items[name])

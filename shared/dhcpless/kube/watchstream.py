@@ -1,0 +1,126 @@
+"""The two requests a watch cache is made of: one LIST, then one streaming WATCH from its
+resourceVersion, through the real client's request path (`kube.core`), so authentication,
+TLS and `ApiException` are the client's own.
+
+Modelled on client-go's `tools/cache/reflector.go`: `Reflector.list` takes the collection's
+`metadata.resourceVersion`, `Reflector.watch` opens the watch from the last resourceVersion
+seen with `allowWatchBookmarks=true` and a `timeoutSeconds`, and `handleAnyWatch` reads
+ADDED / MODIFIED / DELETED / BOOKMARK / ERROR events, one JSON document a line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kubernetes.client import ApiClient
+
+from dhcpless.errors import Transient
+from dhcpless.kube import core
+from dhcpless.kube.resources import Resource
+
+Raw = Mapping[str, Any]
+CONNECT_SECONDS = 5.0
+READ_MARGIN_SECONDS = 30.0
+"""A watch reads nothing between events: the read timeout is its `timeoutSeconds` plus this,
+so a stream that went silent (a dead peer) ends as broken instead of hanging for ever."""
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    items: tuple[Raw, ...]
+    resource_version: str
+
+
+@dataclass(frozen=True, slots=True)
+class WatchEvent:
+    type: str
+    """ADDED, MODIFIED, DELETED, BOOKMARK or ERROR (then `object` is a metav1.Status)."""
+    object: Raw
+
+
+class Expired(Transient):
+    """410 Gone: the resourceVersion is older than the server's history; relist."""
+
+
+def list_all(api: ApiClient, res: Resource[Any], namespace: str) -> Listed:
+    """One LIST of a namespace (`ApiException` on an error status)."""
+    path = res.path(namespace, False)
+    raw = core.request(api, "GET", path, {"namespace": namespace})
+    body = raw if isinstance(raw, Mapping) else {}
+    version = str((body.get("metadata") or {}).get("resourceVersion") or "")
+    return Listed(tuple(body.get("items") or ()), version)
+
+
+def watch(
+    api: ApiClient,
+    res: Resource[Any],
+    namespace: str,
+    since: str,
+    seconds: int,
+    opened: Callable[[Any], None] = lambda _: None,
+) -> Iterator[WatchEvent]:
+    """The events of one WATCH from `since` until the server ends it (`timeoutSeconds`).
+    An ERROR event with code 410 raises `Expired`; any other ERROR a `Transient`. `opened`
+    gets the live response (closing it from another thread ends the stream at once)."""
+    query = {"watch": "true", "resourceVersion": since, "allowWatchBookmarks": "true"}
+    query |= {"timeoutSeconds": str(seconds)}
+    response = _open(api, res.path(namespace, False), namespace, query, seconds)
+    opened(response)
+    try:
+        for line in _lines(response):
+            yield _event(json.loads(line))
+    finally:
+        response.response.release_conn()
+
+
+def _open(api: ApiClient, path: str, namespace: str, query: Mapping[str, str], seconds: int) -> Any:
+    serialized = api.param_serialize(
+        method="GET",
+        resource_path=path,
+        path_params={"namespace": namespace},
+        query_params=list(query.items()),
+        header_params={"Accept": "application/json"},
+        auth_settings=["BearerToken"],
+    )
+    timeout = (CONNECT_SECONDS, seconds + READ_MARGIN_SECONDS)
+    response = api.call_api(*serialized, _request_timeout=timeout)
+    if not 200 <= response.status < 300:
+        response.read()  # type: ignore[no-untyped-call]
+        api.response_deserialize(response, {"2XX": "object"})  # raises ApiException
+    return response
+
+
+def interrupt(response: Any) -> None:
+    """End a stream another thread is reading: shut its socket down (closing the response
+    from here would wait for the reader's lock, held until the next chunk arrives)."""
+    connection = getattr(response.response, "connection", None)
+    sock = getattr(connection, "sock", None)
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+
+
+def _lines(response: Any) -> Iterator[bytes]:
+    """Newline-delimited JSON from the chunked body, as it arrives."""
+    pending = b""
+    for chunk in response.response.stream(4096, decode_content=True):
+        pending += chunk
+        *done, pending = pending.split(b"\n")
+        yield from (line for line in done if line.strip())
+    if pending.strip():
+        yield pending
+
+
+def _event(raw: object) -> WatchEvent:
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("object"), Mapping):
+        raise Transient("watch event without an object")
+    event = WatchEvent(str(raw.get("type") or ""), raw["object"])
+    if event.type == "ERROR":
+        code, message = event.object.get("code"), str(event.object.get("message") or "")
+        raise Expired(message) if code == 410 else Transient(f"watch error {code}: {message}")
+    return event
