@@ -91,7 +91,16 @@ def on_claim(
     elif claim.status.address is None and not claim.status.error_message:
         # IPAM's own steps (the add, its finalizer): nothing to render or report yet, no read
         log.info("%s: not fulfilled yet, nothing to do", where)
-    elif hints.decided.covers(claim):
+    else:
+        with hints.hosts.one(owner):  # a second answer of this host waits (`chain.serial`)
+            _unless_decided(kube, owner, settings, claim, hints)
+
+
+def _unless_decided(
+    kube: Kube, owner: tuple[str, str], settings: Settings, claim: IPClaim, hints: Hints
+) -> None:
+    if hints.decided.covers(claim):
+        where = f"IPClaim {claim.metadata.namespace}/{claim.metadata.name}"
         log.info("%s: this version was decided on already, nothing to do", where)
     else:
         _when_all_answered(kube, owner, settings, claim, hints)

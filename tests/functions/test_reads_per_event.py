@@ -11,6 +11,7 @@ newer version reads again.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -22,6 +23,7 @@ from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
+from tests.support.waits import seconds
 
 HR, IF = "host-registration", "ipclaim-fulfilment"
 CUSTOM = k8s.CustomObjectsApi
@@ -194,3 +196,33 @@ def test_a_claim_version_already_decided_on_costs_nothing(world: SandboxServer) 
     newer = harness.get(world, "IPClaim", "host-0-pool6") or {}
     assert harness.deliver(fn, EventType.RESOURCE_UPDATE, newer)[0] == 204
     assert "list ipclaims" in requests(world, IF)
+
+
+def test_two_answers_of_one_host_at_once_write_one_secret(world: SandboxServer) -> None:
+    """Both claims answered, both events delivered at the same time to one process (the
+    asynchronous broker does this): one run renders and releases, the other waits for it
+    (`chain.serial`), then finds its version decided on: one Secret create, no conflict."""
+    host = harness.put(world, objects.host())
+    assert harness.deliver(harness.client(world, HR), EventType.RESOURCE_ADD, host)[0] == 204
+    with world.api_client() as api:
+        for pool in ("pool4", "pool6"):
+            scenario.Ipam(api).fulfil(harness.get(world, "IPClaim", f"host-0-{pool}") or {})
+    claims = [harness.get(world, "IPClaim", f"host-0-{p}") or {} for p in ("pool4", "pool6")]
+    app = harness.client(world, IF).application  # one app: one process
+    world.reset_audit()
+    start = threading.Barrier(2)
+    answers: list[int] = []
+
+    def deliver(claim: dict[str, Any]) -> None:
+        start.wait(timeout=seconds(30))
+        answers.append(harness.deliver(app.test_client(), EventType.RESOURCE_UPDATE, claim)[0])
+
+    threads = [threading.Thread(target=deliver, args=(c,)) for c in claims]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=seconds(60))
+    assert answers == [204, 204]
+    made = requests(world, IF)
+    assert made.count("create secrets") == 1
+    assert "get secrets" not in made  # a create that met the object reads it (`act.Found`)

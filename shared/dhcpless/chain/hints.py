@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from dhcpless.chain.decide.heal import PoolMark, mark, may_have_room
+from dhcpless.chain.serial import PerKey
 from dhcpless.models import IPClaim, IPPool
 
 LIMIT: Final = 4096
@@ -88,3 +89,5 @@ class Hints:
 
     rooms: Rooms = field(default_factory=Rooms)
     decided: Decided = field(default_factory=Decided)
+    hosts: PerKey = field(default_factory=PerKey)
+    """One answered-claims run per host at a time (`chain.serial`)."""
