@@ -112,6 +112,20 @@ gunicorns, a world): under pytest-xdist (`--dist loadgroup`) each runs whole in 
 the fixture is built once. Other tests are dealt out one by one (`tests/support/scheduling.py`)."""
 
 
+LONGEST_FIRST = (
+    "tests/perf/test_bench.py",
+    "tests/fuzz/test_names_glean.py",
+    "tests/fuzz/test_endpoints.py",
+    "tests/reliability/test_chaos.py::test_chaos_30_hosts",
+    "tests/world/test_world_e2e.py",
+    "tests/manifests/test_edge_limits.py",
+    "tests/cli/test_demo_output.py",
+    "tests/scenarios/test_world_changes.py",
+)
+"""Node id prefixes of the longest work units (a `--durations` profile of the whole suite),
+started first and in this order, so the workers end together (`tests/support/scheduling.py`)."""
+
+
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: only called when xdist runs the suite
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     """`--dist loadgroup` with our groups (KEPT_TOGETHER); other modes stay xdist's own."""
@@ -120,7 +134,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     from tests.support.scheduling import KeptTogether  # xdist is imported only when it runs
 
     scheduler = KeptTogether(config, log)
-    scheduler.kept = KEPT_TOGETHER
+    scheduler.kept, scheduler.first = KEPT_TOGETHER, LONGEST_FIRST
     return scheduler
 
 

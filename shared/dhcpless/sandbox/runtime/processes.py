@@ -138,9 +138,15 @@ def spawn(spec: ProcessSpec, fd: int) -> subprocess.Popen[bytes]:
 
 
 def _terminate(run: _Running) -> None:
-    """SIGTERM to the arbiter we started (it stops its worker), then wait; never a broad kill."""
+    """SIGQUIT to the arbiter we started (it stops its worker), then wait; never a broad kill.
+
+    gunicorn's quick shutdown (`Arbiter.handle_quit`; the worker's `handle_quit` exits 0), not
+    SIGTERM's graceful one: a process is stopped only with no request in flight, and a graceful
+    gthread worker keeps a client's idle kept-alive connection open for `STOP_KEEPALIVE_LINGER`
+    (2 s, gunicorn `workers/gthread.py`, `ThreadWorker.run`) waiting for a request that cannot
+    come, which was most of every stop."""
     if run.process.poll() is None:
-        run.process.send_signal(signal.SIGTERM)
+        run.process.send_signal(signal.SIGQUIT)
     try:
         run.process.wait(timeout=10)
     except subprocess.TimeoutExpired:
