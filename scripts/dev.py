@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One entry point for people and CI: set up `.venv` when needed, then run a task.
 
-Usage: python3 scripts/dev.py {demo|test|lint|bench|python} [args...]
+Usage: python3 scripts/dev.py {demo|test|fast|lint|bench|python} [args...]
 
 `demo` and `bench` install only the runtime dependencies; the other tasks add the `dev`
 group (tests, linters). `bench` runs `dhcpless bench` (the chain against the minimal
@@ -109,6 +109,14 @@ def task_test(args: list[str]) -> int:
     return task_lint([]) or _run(*pytest, bytecode=True)
 
 
+def task_fast(args: list[str]) -> int:
+    """The fast tier while you work: `-m "not slow"` (in-process tests only), in parallel like
+    `test`, without the lint step."""
+    ensure_env("dev")
+    pytest = (BIN / "python", "-m", "pytest", *PARALLEL, "-m", "not slow", *args)
+    return _run(*pytest, bytecode=True)
+
+
 def task_bench(args: list[str]) -> int:
     """`dhcpless bench` (e.g. `bench --hosts 100`); `bench --pytest [args]` runs the pytest
     benchmarks, which report ratios and rates instead of asserting on time."""
@@ -127,6 +135,7 @@ def task_python(args: list[str]) -> int:
 TASKS: dict[str, Callable[[list[str]], int]] = {
     "demo": task_demo,
     "test": task_test,
+    "fast": task_fast,
     "lint": task_lint,
     "bench": task_bench,
     "python": task_python,

@@ -120,6 +120,20 @@ def test_test_runs_the_suite_in_parallel_writing_bytecode(
     assert (command[last + 1], command[command.index("--dist") + 1]) == (workers, "loadgroup")
 
 
+def test_fast_runs_the_fast_tier_in_parallel_without_lint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dev, _ = _load(tmp_path, monkeypatch)
+    ran: list[list[str]] = []
+    monkeypatch.setattr(dev, "ensure_env", lambda group: None)
+    monkeypatch.setattr(dev, "task_lint", lambda _: pytest.fail("the fast tier lints nothing"))
+    monkeypatch.setattr(dev, "_run", lambda *c, bytecode=False: ran.append([*map(str, c)]) or 0)
+    assert dev.task_fast(["-x"]) == 0
+    ((command,),) = [ran]
+    assert command[command.index("-m", 3) + 1] == "not slow" and command[-1] == "-x"
+    assert command[command.index("-n") + 1] == "auto"
+
+
 def test_script_uses_only_the_standard_library() -> None:
     source = SCRIPT.read_text()
     imported = {
