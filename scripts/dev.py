@@ -113,7 +113,8 @@ def task_fast(args: list[str]) -> int:
     """The fast tier while you work: `-m "not slow"` (in-process tests only), in parallel like
     `test`, without the lint step."""
     ensure_env("dev")
-    pytest = (BIN / "python", "-m", "pytest", *PARALLEL, "-m", "not slow", *args)
+    pytest: tuple[str | Path, ...] = (BIN / "python", "-m", "pytest", *PARALLEL, "-m", "not slow")
+    pytest += tuple(args)
     return _run(*pytest, bytecode=True)
 
 

@@ -127,7 +127,12 @@ def test_fast_runs_the_fast_tier_in_parallel_without_lint(
     ran: list[list[str]] = []
     monkeypatch.setattr(dev, "ensure_env", lambda group: None)
     monkeypatch.setattr(dev, "task_lint", lambda _: pytest.fail("the fast tier lints nothing"))
-    monkeypatch.setattr(dev, "_run", lambda *c, bytecode=False: ran.append([*map(str, c)]) or 0)
+
+    def run(*command: str | Path, bytecode: bool = False) -> int:
+        ran.append([*map(str, command)])
+        return 0
+
+    monkeypatch.setattr(dev, "_run", run)
     assert dev.task_fast(["-x"]) == 0
     ((command,),) = [ran]
     assert command[command.index("-m", 3) + 1] == "not slow" and command[-1] == "-x"
