@@ -7,11 +7,12 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.kube import Kube
-from dhcpless.kube.recorder import Reason, record
+from dhcpless.kube.recorder import Reason, flush, record
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
 from dhcpless.sandbox.observe.stall_watch import StallWatch
 from tests.support import harness, objects
+from tests.support.waits import seconds
 
 
 @pytest.mark.parametrize(
@@ -30,6 +31,7 @@ def test_stall_watch_counts_silent_hosts(pause: str, warning: Reason | None, exp
             if warning is not None:
                 host = HostRef.of(BareMetalHost.from_k8s(stored))
                 record(Kube(api), host, warning, "why", "test")
+                assert flush(seconds(30)), "the Warning was not posted"  # queued: kube.posting
             watch = StallWatch(api, objects.NS, bound=5.0)
             watch.look(now=0.0)
             assert watch.count() == 0  # not past the bound yet
