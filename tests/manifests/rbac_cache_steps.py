@@ -82,7 +82,7 @@ def by_resync(sandbox: SandboxServer, labels: dict[str, str]) -> bool:
     with cached(sandbox, "resync") as kube:
         app = resync_app(kube, resync=ResyncSettings(namespace=objects.NS)).test_client()
         for _ in range(2):  # claim; render and release once IPAM answered
-            assert _ping(app) == 204
+            assert ping(app) == 204
             with sandbox.api_client() as admin:
                 scenario.Ipam(admin).fulfil_all()
     return _released(sandbox, "cached-resync")
@@ -93,7 +93,8 @@ def _of(claim: dict[str, object], host: str) -> bool:
     return isinstance(meta, dict) and str(meta.get("name", "")).startswith(f"{host}-")
 
 
-def _ping(app: FlaskClient) -> int:
+def ping(app: FlaskClient) -> int:
+    """One PingSource tick, as the resync Trigger delivers it, to a resync app."""
     event = CloudEvent(
         attributes={
             "type": "dev.knative.sources.ping",

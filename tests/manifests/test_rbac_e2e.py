@@ -18,8 +18,6 @@ import copy
 from collections.abc import Callable, Iterator
 
 import pytest
-from cloudevents.core.bindings.http import to_binary_event
-from cloudevents.core.v1.event import CloudEvent
 from kubernetes import client as k8s
 
 from dhcpless import keys
@@ -122,17 +120,7 @@ def _ping(sandbox: SandboxServer) -> int:
     with sandbox.api_client(token=token) as api:
         resync = ResyncSettings(namespace=objects.NS)
         client = create_app(Kube(api), resync=resync).test_client()
-        event = CloudEvent(
-            attributes={
-                "type": "dev.knative.sources.ping",
-                "source": f"/apis/v1/namespaces/{objects.NS}/pingsources/dhcpless-resync",
-                "datacontenttype": "application/json",
-            },
-            data={"reason": "periodic resync"},
-        )
-        message = to_binary_event(event)
-        status: int = client.post("/", headers=message.headers, data=message.body).status_code
-        return status
+        return rbac_cache_steps.ping(client)
 
 
 @pytest.fixture(scope="module")
