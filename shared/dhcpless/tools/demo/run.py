@@ -84,6 +84,11 @@ def run_sandbox_world(
 ) -> int:
     """Run the world until SIGINT/SIGTERM (or `stop`); write a kubeconfig for kubectl."""
     stop = stop or threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        # Before anything starts: a stop asked for during start-up still stops the world
+        # (and its function processes) instead of killing this process and orphaning them.
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
     world = World(WorldSettings(port=port, namespace=EXAMPLES_NAMESPACE))
     world.start()
     try:
@@ -98,9 +103,6 @@ def run_sandbox_world(
             flush=True,
         )
         print(READY_LINE, flush=True)  # last: scripts wait for it before the first kubectl
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                signal.signal(sig, lambda *_: stop.set())
         stop.wait()
     finally:
         world.stop()
