@@ -12,13 +12,19 @@ It exits 0 only when every run passed. Only the standard library is used.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SPIN = "while True:\n    pass\n"
+RUN_TIMEOUT = 30 * 60
+"""Seconds one run may take before it counts as failed (a quiet run takes under 5 minutes)."""
 
 
 def _arguments() -> argparse.Namespace:
@@ -40,17 +46,34 @@ def _stop_load(processes: list[subprocess.Popen[bytes]]) -> None:
         process.wait()
 
 
-def _run_once(number: int, total: int, pytest_args: list[str]) -> bool:
+def _run_once(number: int, total: int, pytest_args: list[str], logs: Path) -> bool:
+    """One run in a session of its own, its output to a file: a process a test leaves behind
+    can neither hold this script's pipes open nor outlive its run (its group is stopped)."""
     started = time.monotonic()
     command = [sys.executable, str(ROOT / "scripts" / "dev.py"), "test", *pytest_args]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    log = logs / f"run-{number}.log"
+    with log.open("wb") as out:
+        run = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                               start_new_session=True)  # fmt: skip
+        try:
+            returncode = run.wait(timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            returncode = -1
+        _stop_group(run.pid)
     took = time.monotonic() - started
-    summary = (done.stdout.strip().splitlines() or ["(no output)"])[-1]
-    verdict = "PASSED" if done.returncode == 0 else f"FAILED (exit {done.returncode})"
+    text = log.read_text(errors="replace")
+    summary = (text.strip().splitlines() or ["(no output)"])[-1]
+    verdict = "PASSED" if returncode == 0 else f"FAILED (exit {returncode})"
     print(f"run {number}/{total}: {verdict} in {took:.0f}s - {summary}", flush=True)
-    if done.returncode:
-        print(done.stdout[-4000:] + done.stderr[-2000:], flush=True)
-    return done.returncode == 0
+    if returncode:
+        print(text[-6000:], flush=True)
+    return returncode == 0
+
+
+def _stop_group(group: int) -> None:
+    """Whatever the run left in its process group is killed (a clean run leaves nothing)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGKILL)
 
 
 def main() -> int:
@@ -58,7 +81,11 @@ def main() -> int:
     load = _start_load(args.load)
     print(f"loaded-test: {args.load} CPU-bound processes started", flush=True)
     try:
-        results = [_run_once(i, args.runs, args.pytest_args) for i in range(1, args.runs + 1)]
+        with tempfile.TemporaryDirectory(prefix="loaded-test-") as logs:
+            results = [
+                _run_once(i, args.runs, args.pytest_args, Path(logs))
+                for i in range(1, args.runs + 1)
+            ]
     finally:
         _stop_load(load)
         print("loaded-test: load processes stopped", flush=True)
