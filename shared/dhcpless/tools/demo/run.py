@@ -103,7 +103,8 @@ def run_sandbox_world(
             flush=True,
         )
         print(READY_LINE, flush=True)  # last: scripts wait for it before the first kubectl
-        stop.wait()
+        while not stop.wait(0.5):  # short waits: the main thread runs a signal's handler soon
+            pass
     finally:
         world.stop()
     return 0
