@@ -64,3 +64,18 @@ def test_no_repeats_starts_nothing(started: list[str]) -> None:
     """`repeats=0` (a run that needs only the batch's counts) measures nothing."""
     result = measure(SPECS, lambda _name: ping_event(), repeats=0, floor_env={})
     assert (started, result.seconds, result.ratio_to_floor) == ([], {}, {})
+
+
+def test_unpaired_starts_one_floor_a_round_for_every_ratio(started: list[str]) -> None:
+    """`paired=False` (the suite's cheaper run): one floor start a round, each function's ratio
+    against it; the same keys as a paired run."""
+    result = measure(SPECS, lambda _name: ping_event(), repeats=2, floor_env={}, paired=False)
+    assert started == [
+        "bare:app()", "floor:app()", "one:app()", "two:app()",
+        "bare:app()", "floor:app()", "one:app()", "two:app()",
+    ]  # fmt: skip
+    for name, starts_after_the_floor in (("one", 1), ("two", 2)):
+        idle_ratio = COST[SPECS[name].app] / COST["floor:app()"]
+        expected = idle_ratio * 1.05**starts_after_the_floor  # the load grew meanwhile
+        assert result.ratio_to_floor[name] == pytest.approx(expected, abs=0.005), name  # 2 places
+    assert set(result.seconds) == {BARE, FLOOR, *SPECS}

@@ -2,11 +2,12 @@
 
 Relabel the host so another Metal3MachineTemplate selects it, edit its template, or change its
 boot MAC after the Secret was written and before the release (no function can write the host
-meanwhile). The Secret no longer matches what the host would get now: a Warning says so, and
-the host stays paused (issue 12, finding 6: never released with data rendered from a template
-or a MAC that no longer applies) until the user deletes the Secret, which is then rendered
-from what applies now and the host served. Fault-free and under chaos; every judge's counter 0
-at the end.
+meanwhile, and the gate opens once the functions' watch caches hold the change: README "Watch
+cache", a template edit reaches the release decision when its watch event does). The Secret no
+longer matches what the host would get now: a Warning says so, and the host stays paused (issue
+12, finding 6: never released with data rendered from a template or a MAC that no longer
+applies) until the user deletes the Secret, which is then rendered from what applies now and
+the host served. Fault-free and under chaos; every judge's counter 0 at the end.
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ def test_a_change_between_write_and_release(chaotic: bool, change: Change, curre
         eventually(lambda: _secret_exists(run), 60, "the Secret written")
         written = _document(run)
         change(run)
+        eventually(run.caches_caught_up, 60, "the functions' watch caches have the change")
         run.gate.set()
         eventually(lambda: _warned(run), 60, "the stale Secret explained")
         run.past_the_stall_bound()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +22,7 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
+from dhcpless.kube.informer import Informer
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.sandbox.observe.observer import Observer
 from dhcpless.sandbox.observe.stall_watch import StallWatch
@@ -102,8 +103,28 @@ class Run:
         carry a Warning saying why (a wait that would be a silent stall counts now)."""
         self.stalls.look(now=time.monotonic() + seconds(STALL_BOUND))
 
+    def caches_caught_up(self) -> bool:
+        """Every synced watch cache of the functions holds what the API server holds now (the
+        same objects at the same resourceVersions): a template change is then one the release
+        decision can see (README "Watch cache": honoured once its watch event arrived)."""
+        caches = self.world._caches  # the world keeps them to stop them; read-only here
+        return all(_current(self.api, i) for c in caches for i in c.informers())
+
     def create(self, objects: list[Obj]) -> None:
         create(self.api, objects)
+
+
+def _current(api: client.ApiClient, informer: Informer) -> bool:
+    """`informer` is not answering (reads go to the server) or matches a LIST now."""
+    held, res = informer.items(), informer.res
+    if held is None:
+        return True
+    listed = CustomObjects(api, res.group, res.version).list_items(res.plural, informer.namespace)
+    return _versions(held.values()) == _versions(listed)
+
+
+def _versions(objects: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    return {o["metadata"]["name"]: o["metadata"]["resourceVersion"] for o in objects}
 
 
 def objects(hosts: int) -> list[Obj]:

@@ -37,13 +37,19 @@ JSON = dict[str, Any]
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public")
 
 
+@functools.lru_cache(maxsize=64)
+def _parsed(text: str) -> tuple[JSON, ...]:
+    """Parsed once per process, by libyaml if present (worlds re-apply the same CRDs); shared."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return tuple(d for d in yaml.load_all(text, Loader=loader) if d)
+
+
 @functools.cache
 def _builtin_crds() -> tuple[JSON, ...]:
     """Every sandbox test starts a server with these: parse them once (they are large)."""
     folder = resources.files("dhcpless.sandbox").joinpath("crds")
     files = sorted((f for f in folder.iterdir() if f.name.endswith(".yaml")), key=lambda f: f.name)
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return tuple(d for f in files for d in yaml.load_all(f.read_text(), Loader=loader) if d)
+    return tuple(d for f in files for d in _parsed(f.read_text()))
 
 
 class _HTTPServer(ThreadingHTTPServer):
@@ -165,15 +171,15 @@ class SandboxServer:
             return self.api.update(rt, "", name, body, WriteOptions()).object
 
     def apply_crd_file(self, path: Path | str) -> list[JSON]:
-        docs = yaml.safe_load_all(Path(path).read_text())
-        return [self.apply_crd(d) for d in docs if d and d.get("kind") == crds.crd_type().kind]
+        docs = [d for d in _parsed(Path(path).read_text()) if d.get("kind") == crds.crd_type().kind]
+        return [self.apply_crd(copy.deepcopy(d)) for d in docs]
 
     def load_builtin_crds(self) -> list[JSON]:
         """Our own Metal3 CRDs (`dhcpless/sandbox/crds/*.yaml`), parsed once per process."""
         return [self.apply_crd(copy.deepcopy(doc)) for doc in _builtin_crds()]
 
     def apply_crd_text(self, text: str) -> list[JSON]:
-        return [self.apply_crd(d) for d in yaml.safe_load_all(text) if d]
+        return [self.apply_crd(copy.deepcopy(d)) for d in _parsed(text)]
 
     # --- clients ---------------------------------------------------------------------------
     def add_token(self, token: str, user: str) -> None:

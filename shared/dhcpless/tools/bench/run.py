@@ -83,9 +83,14 @@ def _chaos(hosts: int, mode: BrokerMode) -> int:
 
 
 def measure(
-    hosts: int, pools: int, repeats: int = 1, mode: BrokerMode = BrokerMode.SYNC
+    hosts: int,
+    pools: int,
+    repeats: int = 1,
+    mode: BrokerMode = BrokerMode.SYNC,
+    paired: bool = True,
 ) -> dict[str, object]:
-    """The whole run; the report as a plain dict (see `bench_report.KEYS`)."""
+    """The whole run; the report as a plain dict (see `bench_report.KEYS`). `paired`: see
+    `bench_coldstart.measure`."""
     with tempfile.TemporaryDirectory(prefix="dhcpless-bench-") as tmp:
         settings = WorldSettings(
             idle_seconds=5.0, resync_seconds=RESYNC_SECONDS, glean_mode=GleanMode.IN_PROCESS,
@@ -94,16 +99,18 @@ def measure(
         world = ProcessWorld(settings, Path(tmp))
         world.start()
         try:
-            return _phases(world, hosts, pools, repeats)
+            return _phases(world, hosts, pools, repeats, paired)
         finally:
             world.stop()
 
 
-def _phases(world: ProcessWorld, hosts: int, pools: int, repeats: int) -> dict[str, object]:
+def _phases(
+    world: ProcessWorld, hosts: int, pools: int, repeats: int, paired: bool
+) -> dict[str, object]:
     ns = bench_inventory.NAMESPACE
     specs = {f.value: world.spec(f.value) for f in FunctionName}
     floor_env = dict(specs[FunctionName.HOST_REGISTRATION.value].env)
-    cold = bench_coldstart.measure(specs, lambda n: _probe(n, world), repeats, floor_env)
+    cold = bench_coldstart.measure(specs, lambda n: _probe(n, world), repeats, floor_env, paired)
     admin = world.api_client()
     create(admin, bench_inventory.setup(pools))
     live = bench_floor_live.for_world(world, admin, pools)
