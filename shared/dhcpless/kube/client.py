@@ -19,7 +19,7 @@ from kubernetes.client import ApiClient
 
 from dhcpless import limits
 from dhcpless.keys import WATCH_CACHE_ENV
-from dhcpless.kube import config, timeouts, watchcache
+from dhcpless.kube import config, onewrite, timeouts, watchcache
 from dhcpless.kube import resources as r
 from dhcpless.kube.cached import CachedReads
 from dhcpless.kube.errors import Verb
@@ -63,6 +63,7 @@ class Kube(CachedReads, GenericKube):
         cache: watchcache.WatchCache | None = None,
     ) -> None:
         self.api_client = timeouts.bounded(api_client, timeout)  # no call waits forever
+        onewrite.install(api_client.rest_client.pool_manager)  # head and body in one write
         self.cache = cache
 
     # --- BareMetalHost -----------------------------------------------------------------

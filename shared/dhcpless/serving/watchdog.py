@@ -4,7 +4,9 @@ The edge bounds how long a request body may take to arrive by shutting the socke
 at a deadline (`dhcpless.limits`). A `threading.Timer` per request did that with one extra
 thread per request: under a burst, as many idle threads as requests in flight. Here one daemon
 thread, started on first use, sleeps until the earliest deadline; arming and cancelling are a
-heap push and a flag under one lock, so N requests cost no thread beyond the first.
+heap push and a flag under one lock, so N requests cost no thread beyond the first. Arming
+wakes the thread only when the new alarm is the earliest: every request arms the same
+timeout, so that is rare, and a wake-up per request was a GIL handoff per request.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ class Watchdog:
         with self._wake:
             heapq.heappush(self._heap, alarm)
             self._ensure_thread()
-            self._wake.notify()
+            if self._heap[0] is alarm:  # else the thread wakes earlier anyway: no GIL handoff
+                self._wake.notify()
         return alarm
 
     def pending(self) -> int:
