@@ -84,7 +84,7 @@ def _send(cls: type[HTTPConnection], port: int, body: bytes | str | None) -> lis
     conn = cls("127.0.0.1", port, timeout=seconds(10))
     conn.connect()
     recorder = Recorder(conn.sock)
-    conn.sock = recorder  # type: ignore[assignment]
+    conn.sock = recorder
     method = "GET" if body is None else "POST"
     conn.request(method, "/", body=body, headers={"Content-Type": "application/json"})
     assert conn.getresponse().status == 204

@@ -41,14 +41,15 @@ from dhcpless.models.refs import TemplateRef
 __all__ = ["JSON_PATCH", "MERGE_PATCH", "JsonPatch", "Kube", "from_environment"]
 
 
-def from_environment() -> Kube:
+def from_environment(function: str | None = None) -> Kube:
     """KUBECONFIG (or ~/.kube/config) when present, otherwise the in-cluster service account
     (`kube.config`: without importing `kubernetes.config` unless the kubeconfig needs it).
     With the watch cache (`kube.watchcache`) unless `DHCPLESS_WATCH_CACHE=off`: what the
-    function processes use."""
+    function processes use; `function` chooses the kinds cached (`watchcache.kinds_for`)."""
     api = ApiClient(config.configuration())
     on = watchcache.enabled(os.environ.get(WATCH_CACHE_ENV))
-    return Kube(api, cache=watchcache.WatchCache(api) if on else None)
+    kinds = watchcache.kinds_for(function)
+    return Kube(api, cache=watchcache.WatchCache(api, kinds=kinds) if on else None)
 
 
 class Kube(CachedReads, GenericKube):
@@ -109,6 +110,11 @@ class Kube(CachedReads, GenericKube):
 
     def get_address(self, namespace: str, name: str) -> IPAddress:
         return self.get(r.IPADDRESSES, namespace, name)
+
+    def cached_address(self, namespace: str, name: str) -> IPAddress | None:
+        """The watch cache's copy (None: not cached here, or not there yet); see
+        `chain.gather.lookup` for when a copy may stand for a read."""
+        return self.cached_find(r.IPADDRESSES, namespace, name)
 
     def list_addresses(self, namespace: str, label_selector: str) -> list[IPAddress]:
         """IPAddresses carry their claim's labels (IPAM copies them): one host's, by selector."""

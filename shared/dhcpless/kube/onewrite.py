@@ -36,11 +36,16 @@ class OneWrite:
         try:
             super().request(method, url, body, *args, **kw)  # type: ignore[misc]
         except BaseException:
-            self._hold_head, self._head = False, None
+            self._take()
             raise
-        head, self._hold_head, self._head = self._head, False, None
+        head = self._take()
         if head is not None:  # no body write came (never for a non-empty body)
             super().send(head)  # type: ignore[misc]
+
+    def _take(self) -> bytes | None:
+        """The head still held (None once written), and nothing held from now on."""
+        head, self._hold_head, self._head = self._head, False, None
+        return head
 
     def send(self, data: Any) -> None:
         if self._hold_head:  # the first write of the request is its head: keep it
