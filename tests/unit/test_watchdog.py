@@ -121,3 +121,15 @@ def test_arming_wakes_the_thread_only_for_an_earlier_deadline(
     for alarm in alarms:
         alarm.cancel()
     assert counting.notified == wakes
+
+
+def test_quick_requests_wake_the_thread_once() -> None:
+    """Each request's alarm is cancelled a moment after it was armed: the cancelled ones stay
+    until a deadline wakes the thread, so the next arm finds an earlier alarm and wakes nobody."""
+    dog = watchdog.Watchdog("test-watchdog")
+    counting = _CountingCondition()
+    dog._wake = counting
+    for _ in range(50):
+        dog.arm(10.0, lambda: None).cancel()
+    assert counting.notified == 1
+    assert dog.pending() == 0
