@@ -4,7 +4,8 @@ one's cache makes and the Roles are held to exactly those.
 
 * host-registration claims for a host found through a Metal3MachineTemplate: its cache lists
   and watches Metal3MachineTemplates and Metal3DataTemplates.
-* ipclaim-fulfilment renders and releases it once IPAM answered: the IPPools too.
+* ipclaim-fulfilment renders and releases it once IPAM answered: the IPPools and IPAddresses
+  too.
 * resync does both for a host no event reached (two ticks around IPAM's answer).
 """
 
@@ -20,7 +21,7 @@ from flask.testing import FlaskClient
 from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.kube import Kube
-from dhcpless.kube.watchcache import WatchCache
+from dhcpless.kube.watchcache import WatchCache, kinds_for
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from functions.host_registration.app import create_app as registration_app
@@ -37,7 +38,7 @@ Obj = dict[str, object]
 def cached(sandbox: SandboxServer, function: str) -> Iterator[Kube]:
     """The adapter `from_environment` gives a pod: with its watch cache, as `function`."""
     with sandbox.api_client(token=e2e.IDENTITIES[function]) as api:
-        cache = WatchCache(api)
+        cache = WatchCache(api, kinds=kinds_for(function))
         try:
             yield Kube(api, cache=cache)
         finally:

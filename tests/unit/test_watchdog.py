@@ -89,3 +89,47 @@ def test_alarms_fire_in_deadline_order() -> None:
     dog.arm(0.2, done.set)
     assert done.wait(seconds(10))
     assert order == sorted(order) and len(order) == 3
+
+
+class _CountingCondition(threading.Condition):
+    """A Condition that counts `notify` calls: each is a wake-up of the watchdog thread."""
+
+    notified = 0
+
+    def notify(self, n: int = 1) -> None:
+        self.notified += 1
+        super().notify(n)
+
+
+@pytest.mark.parametrize(
+    ("delays", "wakes"),
+    [
+        pytest.param((10.0, 10.0, 10.0), 1, id="same-timeout-wakes-once"),
+        pytest.param((10.0, 5.0, 1.0), 3, id="each-earlier-alarm-wakes"),
+        pytest.param((1.0, 5.0, 10.0), 1, id="later-alarms-do-not-wake"),
+    ],
+)
+def test_arming_wakes_the_thread_only_for_an_earlier_deadline(
+    delays: tuple[float, ...], wakes: int
+) -> None:
+    """Every request arms the same timeout: one wake-up for the first, none for the rest
+    (a wake-up per request was a GIL handoff per request, issue 15)."""
+    dog = watchdog.Watchdog("test-watchdog")
+    counting = _CountingCondition()
+    dog._wake = counting
+    alarms = [dog.arm(delay, lambda: None) for delay in delays]
+    for alarm in alarms:
+        alarm.cancel()
+    assert counting.notified == wakes
+
+
+def test_quick_requests_wake_the_thread_once() -> None:
+    """Each request's alarm is cancelled a moment after it was armed: the cancelled ones stay
+    until a deadline wakes the thread, so the next arm finds an earlier alarm and wakes nobody."""
+    dog = watchdog.Watchdog("test-watchdog")
+    counting = _CountingCondition()
+    dog._wake = counting
+    for _ in range(50):
+        dog.arm(10.0, lambda: None).cancel()
+    assert counting.notified == 1
+    assert dog.pending() == 0

@@ -40,3 +40,14 @@ class CachedReads(GenericKube):
             raise Gone(f"{res.what(namespace, name)} not found")
         with translated(Verb.GET, res.what(namespace, name)):
             return res.parse(items[name])
+
+    def cached_find(self, res: Resource[M], namespace: str, name: str) -> M | None:
+        """The cache's copy, or None when it cannot answer or does not hold the name (the
+        caller reads directly: for a kind whose objects appear just before their event, a
+        name not there yet is lag, not absence)."""
+        core.check_segments({"namespace": namespace, "name": name})
+        items = self.cache.items(res, namespace) if self.cache is not None else None
+        if items is None or name not in items:
+            return None
+        with translated(Verb.GET, res.what(namespace, name)):
+            return res.parse(items[name])

@@ -19,7 +19,7 @@ from kubernetes.client import ApiClient
 
 from dhcpless import limits
 from dhcpless.keys import WATCH_CACHE_ENV
-from dhcpless.kube import config, timeouts, watchcache
+from dhcpless.kube import config, onewrite, timeouts, watchcache
 from dhcpless.kube import resources as r
 from dhcpless.kube.cached import CachedReads
 from dhcpless.kube.errors import Verb
@@ -41,14 +41,15 @@ from dhcpless.models.refs import TemplateRef
 __all__ = ["JSON_PATCH", "MERGE_PATCH", "JsonPatch", "Kube", "from_environment"]
 
 
-def from_environment() -> Kube:
+def from_environment(function: str | None = None) -> Kube:
     """KUBECONFIG (or ~/.kube/config) when present, otherwise the in-cluster service account
     (`kube.config`: without importing `kubernetes.config` unless the kubeconfig needs it).
     With the watch cache (`kube.watchcache`) unless `DHCPLESS_WATCH_CACHE=off`: what the
-    function processes use."""
+    function processes use; `function` chooses the kinds cached (`watchcache.kinds_for`)."""
     api = ApiClient(config.configuration())
     on = watchcache.enabled(os.environ.get(WATCH_CACHE_ENV))
-    return Kube(api, cache=watchcache.WatchCache(api) if on else None)
+    kinds = watchcache.kinds_for(function)
+    return Kube(api, cache=watchcache.WatchCache(api, kinds=kinds) if on else None)
 
 
 class Kube(CachedReads, GenericKube):
@@ -63,6 +64,7 @@ class Kube(CachedReads, GenericKube):
         cache: watchcache.WatchCache | None = None,
     ) -> None:
         self.api_client = timeouts.bounded(api_client, timeout)  # no call waits forever
+        onewrite.install(api_client.rest_client.pool_manager)  # head and body in one write
         self.cache = cache
 
     # --- BareMetalHost -----------------------------------------------------------------
@@ -108,6 +110,11 @@ class Kube(CachedReads, GenericKube):
 
     def get_address(self, namespace: str, name: str) -> IPAddress:
         return self.get(r.IPADDRESSES, namespace, name)
+
+    def cached_address(self, namespace: str, name: str) -> IPAddress | None:
+        """The watch cache's copy (None: not cached here, or not there yet); see
+        `chain.gather.lookup` for when a copy may stand for a read."""
+        return self.cached_find(r.IPADDRESSES, namespace, name)
 
     def list_addresses(self, namespace: str, label_selector: str) -> list[IPAddress]:
         """IPAddresses carry their claim's labels (IPAM copies them): one host's, by selector."""

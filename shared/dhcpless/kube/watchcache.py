@@ -27,6 +27,7 @@ from typing import Any, Final
 from kubernetes.client import ApiClient
 
 from dhcpless import limits
+from dhcpless.keys import FunctionName
 from dhcpless.kube import resources as r
 from dhcpless.kube import timeouts
 from dhcpless.kube.informer import Informer
@@ -48,7 +49,17 @@ CACHED: Final = frozenset(
     (res.group, res.plural)
     for res in (r.MACHINE_TEMPLATES, r.TEMPLATES[TemplateKind.METAL3_DATA_TEMPLATE], r.IPPOOLS)
 )
-"""The kinds served from the cache; every other read goes to the API server."""
+"""The kinds served from the cache by default; every other read goes to the API server."""
+ADDRESSES: Final = frozenset({(r.IPADDRESSES.group, r.IPADDRESSES.plural)})
+"""Metal3 IPAddresses, for the function that renders as IPAM answers (its Role may watch
+them): read from the cache only when the copy is the one IPAM made for the claim at hand
+(`chain.gather.lookup`), else directly."""
+BY_FUNCTION: Final = {FunctionName.IPCLAIM_FULFILMENT.value: CACHED | ADDRESSES}
+
+
+def kinds_for(function: str | None) -> frozenset[tuple[str, str]]:
+    """The kinds `function`'s pod caches (its Role grants `list` and `watch` on them)."""
+    return BY_FUNCTION.get(function or "", CACHED)
 
 
 def enabled(value: str | None) -> bool:
@@ -62,9 +73,14 @@ def enabled(value: str | None) -> bool:
 class WatchCache:
     """Informers by (group, plural, namespace), started on first use in this process."""
 
-    def __init__(self, api: ApiClient, first_sync: float = FIRST_SYNC_SECONDS) -> None:
+    def __init__(
+        self,
+        api: ApiClient,
+        first_sync: float = FIRST_SYNC_SECONDS,
+        kinds: frozenset[tuple[str, str]] = CACHED,
+    ) -> None:
         self.api = timeouts.bounded(api, limits.API_TIMEOUT)
-        self.first_sync = first_sync
+        self.first_sync, self.kinds = first_sync, kinds
         self._informers: dict[Key, Informer] = {}
         self._lock = threading.Lock()
         self._pid = os.getpid()
@@ -72,7 +88,7 @@ class WatchCache:
 
     def items(self, res: Resource[Any], namespace: str) -> dict[str, Raw] | None:
         """The objects by name, or None: not a cached kind, not synced yet, or not allowed."""
-        if (res.group, res.plural) not in CACHED:
+        if (res.group, res.plural) not in self.kinds:
             return None
         informer = self._informer(res, namespace)
         informer.tried.wait(self.first_sync)  # only until the first LIST answered

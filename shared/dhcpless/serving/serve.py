@@ -32,7 +32,7 @@ def app_for(
     """The function's Flask app (ValueError for a name that is not a function)."""
     name = FunctionName(function)
     module = importlib.import_module(registry.function(name.value).module)
-    app: Flask = module.create_app(kube or from_environment(), settings)
+    app: Flask = module.create_app(kube or from_environment(name.value), settings)
     return app
 
 

@@ -117,16 +117,37 @@ def addresses(kube: Kube, claims: dict[str, IPClaim]) -> dict[str, IPAddress]:
         ref = claim.status.address
         if ref is not None and ref.name:
             namespace = ref.namespace or claim.metadata.namespace or "default"
-            found[pool] = _address(kube, namespace, ref.name)
+            found[pool] = _address(kube, namespace, ref.name, claim)
     return found
 
 
-def _address(kube: Kube, namespace: str, name: str) -> IPAddress:
-    """A claim names its IPAddress only after IPAM created it: absence is a lag, retry."""
+def _address(kube: Kube, namespace: str, name: str, claim: IPClaim) -> IPAddress:
+    """The watch cache's copy when it is the one IPAM made for this very claim (`made_for`),
+    else a read. A claim names its IPAddress only after IPAM created it: absence is a lag,
+    retry."""
+    cached = kube.cached_address(namespace, name)
+    if cached is not None and made_for(cached, claim):
+        return cached
     try:
         return kube.get_address(namespace, name)
     except Gone:
         raise Transient(f"IPAddress {namespace}/{name} not found yet") from None
+
+
+def made_for(address: IPAddress, claim: IPClaim) -> bool:
+    """Pure: `address` is the object IPAM created for `claim` (the claim read fresh, so its
+    UID is current). IPAM owns each IPAddress by its IPClaim, UID included, and names it after
+    the IP (ip-address-manager `ipam/ippool_manager.go`, `createAddress`, `formatAddressName`);
+    its address, pool and claim cannot change (`internal/webhooks/v1alpha1/ipaddress_webhook.go`,
+    `ValidateUpdate`), and IPAM writes prefix, gateway and DNS servers only when it creates it.
+    So a cached copy owned by this claim's UID is that object as created: a name reused after a
+    delete belongs to another claim (another UID) and is read directly instead. An edit of
+    prefix, gateway or DNS by hand reaches the cache when its watch event does, the bound the
+    templates have (README "Watch cache")."""
+    uid = claim.metadata.uid
+    owners = address.metadata.owner_references
+    mine = any(o.kind == "IPClaim" and o.uid == uid for o in owners)
+    return bool(uid) and mine and address.spec.claim.name == claim.metadata.name
 
 
 def secret_or_none(kube: Kube, namespace: str, name: str) -> Secret | None:

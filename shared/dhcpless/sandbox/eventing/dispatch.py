@@ -22,6 +22,7 @@ from cloudevents.core.bindings.http import (
 )
 from cloudevents.core.exceptions import BaseCloudEventException
 
+from dhcpless.kube import onewrite
 from dhcpless.sandbox.eventing.delivery import Delivery, Outcome, Subscriber, classify
 from dhcpless.sandbox.eventing.event_copy import with_attributes
 
@@ -46,7 +47,9 @@ class Dispatcher:
     """POSTs events over one pooled HTTP client (no urllib3 retries: the broker retries)."""
 
     def __init__(self, workers: int, namespace: str) -> None:
-        self._http = urllib3.PoolManager(maxsize=workers, retries=False)
+        # an event's head and body in one write, as Go's net/http (Knative's dispatcher) writes
+        # a request through one buffered writer (`persistConn.writeLoop`): `kube.onewrite`
+        self._http = onewrite.install(urllib3.PoolManager(maxsize=workers, retries=False))
         self._namespace = namespace
 
     def attempt(

@@ -119,7 +119,7 @@ def function_factory(
     def adapter() -> Any:
         made = api()
         if KUBE_CACHE and not kept:
-            kept.append(watchcache.WatchCache(made))
+            kept.append(watchcache.WatchCache(made, kinds=watchcache.kinds_for(name.value)))
             if caches is not None:
                 caches.append(kept[0])
         return kube.Kube(made, cache=kept[0] if kept else None)
