@@ -38,8 +38,8 @@ from dhcpless.tools.bench.watch import UnpauseWatch
 from dhcpless.tools.bench.world import ProcessWorld
 from dhcpless.tools.demo.inventory import create
 
-COLD_REPEATS = 5
-"""Cold starts per process at 200 hosts and more: the median of 5 resists a loaded machine."""
+COLD_REPEATS = 9
+"""Cold starts per process at 200 hosts and more: the median of 9 resists a loaded machine."""
 CHAOS_BROKEN_EVERY = 10
 """`--chaos`: every tenth host of the second batch is broken (10 %)."""
 RESYNC_SECONDS = 300.0
