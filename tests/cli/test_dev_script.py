@@ -7,6 +7,7 @@ replaced by a recorder, so these tests install nothing.
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -96,7 +97,7 @@ def test_bench_runs_the_cli_unless_asked_for_pytest(
 @pytest.mark.parametrize(
     ("args", "workers"),
     [
-        pytest.param([], "auto", id="parallel-by-default"),
+        pytest.param([], str(min(4, 2 * (os.cpu_count() or 1))), id="two-per-core-by-default"),
         pytest.param(["-n", "0", "-x"], "0", id="one-process-when-asked"),
     ],
 )
@@ -136,7 +137,7 @@ def test_fast_runs_the_fast_tier_in_parallel_without_lint(
     assert dev.task_fast(["-x"]) == 0
     ((command,),) = [ran]
     assert command[command.index("-m", 3) + 1] == "not slow" and command[-1] == "-x"
-    assert command[command.index("-n") + 1] == "auto"
+    assert command[command.index("-n") + 1] == str(min(4, 2 * (os.cpu_count() or 1)))
 
 
 def test_script_uses_only_the_standard_library() -> None:
