@@ -68,7 +68,7 @@ def test_an_add_finding_another_hosts_claim_reports_it(world: SandboxServer) -> 
     """The optimistic create finds the name taken (`act.Found`): the round is decided again
     with the claims listed, and the claim that is not ours is a conflict, left alone."""
     other = harness.put(world, objects.host(name="other"))
-    foreign = scenario_claim("host-0-pool4", "pool4", other["metadata"]["uid"])
+    foreign = objects.claim("host-0-pool4", "pool4", other["metadata"]["uid"], "other")
     before = harness.put(world, foreign)
     host = harness.put(world, objects.host())
     assert harness.deliver(harness.client(world, HR), EventType.RESOURCE_ADD, host) == (204, "")
@@ -76,24 +76,6 @@ def test_an_add_finding_another_hosts_claim_reports_it(world: SandboxServer) -> 
     with world.api_client() as api:
         reasons = {(kind, reason) for kind, reason, _ in harness.host_events(api, "host-0")}
     assert ("Warning", "ClaimConflict") in reasons
-
-
-def scenario_claim(name: str, pool: str, owner_uid: str) -> dict[str, Any]:
-    """A claim under `name` made for another host (its labels and UID)."""
-    labels = {keys.HOST_LABEL: "other", keys.HOST_NAMESPACE_LABEL: objects.NS}
-    labels[keys.MANAGED_BY_LABEL] = keys.MANAGED_BY_VALUE
-    owner = {"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost", "name": "other"}
-    return {
-        "apiVersion": f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}",
-        "kind": "IPClaim",
-        "metadata": {
-            "name": name,
-            "namespace": objects.NS,
-            "labels": labels,
-            "ownerReferences": [{**owner, "uid": owner_uid}],
-        },
-        "spec": {"pool": {"name": pool}},
-    }
 
 
 def test_the_host_get_gives_a_recreated_host_its_own_uid(world: SandboxServer) -> None:

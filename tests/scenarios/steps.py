@@ -87,35 +87,8 @@ def drop_finalizers(sandbox: SandboxServer, kind: str, name: str) -> None:
         )
 
 
-def labels_of(host: str) -> dict[str, str]:
-    return {
-        keys.HOST_LABEL: host,
-        keys.HOST_NAMESPACE_LABEL: objects.NS,
-        keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE,
-    }
-
-
-def claim(name: str, pool: str, owner_uid: str, host: str = "host-0") -> Obj:
-    """A claim with our labels for `host`, owned by the host of `owner_uid`, with IPAM's
-    finalizer (so deleting it leaves it terminating until IPAM lets go)."""
-    owner = {
-        "apiVersion": f"{keys.BMO_GROUP}/{keys.BMO_VERSION}",
-        "kind": "BareMetalHost",
-        "name": host,
-        "uid": owner_uid,
-    }
-    return {
-        "apiVersion": f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}",
-        "kind": "IPClaim",
-        "metadata": {
-            "name": name,
-            "namespace": objects.NS,
-            "labels": labels_of(host),
-            "ownerReferences": [owner],
-            "finalizers": [keys.IPAM_CLAIM_FINALIZER],
-        },
-        "spec": {"pool": {"name": pool, "namespace": objects.NS}},
-    }
+labels_of = objects.labels_of
+claim = objects.claim
 
 
 def template_with_dns(name: str, dns: str) -> Obj:

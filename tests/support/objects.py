@@ -134,3 +134,35 @@ VALID_NETWORK_DATA = (
 )
 """OpenStack network data (JSON) that passes every pre-unpause rule for `host()`: its boot
 NIC by MAC, with DHCP on it (a DHCP-only document, as a template without pools renders)."""
+
+
+def labels_of(host: str) -> dict[str, str]:
+    """The labels our chain puts on the claims it makes for `host`."""
+    return {
+        keys.HOST_LABEL: host,
+        keys.HOST_NAMESPACE_LABEL: NS,
+        keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE,
+    }
+
+
+def claim(name: str, pool: str, owner_uid: str, host: str = "host-0") -> Obj:
+    """A claim with our labels for `host`, owned by the host of `owner_uid`, with IPAM's
+    finalizer (so deleting it leaves it terminating until IPAM lets go)."""
+    owner = {
+        "apiVersion": f"{keys.BMO_GROUP}/{keys.BMO_VERSION}",
+        "kind": "BareMetalHost",
+        "name": host,
+        "uid": owner_uid,
+    }
+    return {
+        "apiVersion": f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}",
+        "kind": "IPClaim",
+        "metadata": {
+            "name": name,
+            "namespace": NS,
+            "labels": labels_of(host),
+            "ownerReferences": [owner],
+            "finalizers": [keys.IPAM_CLAIM_FINALIZER],
+        },
+        "spec": {"pool": {"name": pool, "namespace": NS}},
+    }
