@@ -36,7 +36,9 @@ METAL3DATA = "Metal3Data"
 
 def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_environment()  # read once, here
-    handler = functools.partial(handle, kube=kube or from_environment(), settings=settings)
+    handler = functools.partial(
+        handle, kube=kube or from_environment(NAME.value), settings=settings
+    )
     return create_function_app(NAME, handler, settings)
 
 

@@ -47,7 +47,7 @@ host_of = heal.host_of
 
 def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_environment()  # read once, here
-    kube = kube or from_environment(NAME.value)  # its cache holds IPAddresses too
+    kube = kube or from_environment(NAME.value)
     handler = functools.partial(handle, kube=kube, settings=settings, hints=Hints())
     return create_function_app(NAME, handler, settings)
 

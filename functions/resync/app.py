@@ -48,7 +48,11 @@ def create_app(
     chosen = one_settings(settings, resync)
     log.info("resync: namespace %s, hang after %gs", chosen.namespace, chosen.hang_seconds)
     handler = functools.partial(
-        handle, kube=kube or from_environment(), settings=chosen, resync=chosen, gate=OneAtATime()
+        handle,
+        kube=kube or from_environment(NAME.value),
+        settings=chosen,
+        resync=chosen,
+        gate=OneAtATime(),
     )
     return create_function_app(NAME, handler, chosen)
 

@@ -15,7 +15,7 @@ from dhcpless.kube import core
 from dhcpless.kube.errors import Verb, translated
 from dhcpless.kube.generic import GenericKube
 from dhcpless.kube.resources import M, Resource
-from dhcpless.kube.watchcache import WatchCache
+from dhcpless.kube.watchcache import Raw, WatchCache
 
 
 class CachedReads(GenericKube):
@@ -25,7 +25,7 @@ class CachedReads(GenericKube):
 
     def cached_list(self, res: Resource[M], namespace: str) -> list[M]:
         core.check_segments({"namespace": namespace})
-        items = self.cache.items(res, namespace) if self.cache is not None else None
+        items = self._held(res, namespace)
         if items is None:
             return self.list(res, namespace)
         with translated(Verb.LIST, res.what(namespace)):
@@ -33,21 +33,29 @@ class CachedReads(GenericKube):
 
     def cached_get(self, res: Resource[M], namespace: str, name: str) -> M:
         core.check_segments({"namespace": namespace, "name": name})
-        items = self.cache.items(res, namespace) if self.cache is not None else None
+        items = self._held(res, namespace)
         if items is None:
             return self.get(res, namespace, name)
         if name not in items:
             raise Gone(f"{res.what(namespace, name)} not found")
-        with translated(Verb.GET, res.what(namespace, name)):
-            return res.parse(items[name])
+        return _parsed(res, namespace, name, items[name])
 
     def cached_find(self, res: Resource[M], namespace: str, name: str) -> M | None:
         """The cache's copy, or None when it cannot answer or does not hold the name (the
         caller reads directly: for a kind whose objects appear just before their event, a
         name not there yet is lag, not absence)."""
         core.check_segments({"namespace": namespace, "name": name})
-        items = self.cache.items(res, namespace) if self.cache is not None else None
+        items = self._held(res, namespace)
         if items is None or name not in items:
             return None
-        with translated(Verb.GET, res.what(namespace, name)):
-            return res.parse(items[name])
+        return _parsed(res, namespace, name, items[name])
+
+    def _held(self, res: Resource[M], namespace: str) -> dict[str, Raw] | None:
+        """The cache's objects of `res` in `namespace` by name; None: it cannot answer."""
+        return self.cache.items(res, namespace) if self.cache is not None else None
+
+
+def _parsed(res: Resource[M], namespace: str, name: str, raw: Raw) -> M:
+    """One cached object parsed as a GET's answer is (a malformed one is `InvalidInput`)."""
+    with translated(Verb.GET, res.what(namespace, name)):
+        return res.parse(raw)
