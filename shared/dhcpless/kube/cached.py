@@ -14,8 +14,8 @@ from dhcpless.errors import Gone
 from dhcpless.kube import core
 from dhcpless.kube.errors import Verb, translated
 from dhcpless.kube.generic import GenericKube
-from dhcpless.kube.resources import M, Resource
-from dhcpless.kube.watchcache import Raw, WatchCache
+from dhcpless.kube.resources import M, Raw, Resource
+from dhcpless.kube.watchcache import WatchCache
 
 
 class CachedReads(GenericKube):

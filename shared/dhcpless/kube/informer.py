@@ -23,18 +23,16 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from kubernetes.client import ApiClient
 from kubernetes.client.exceptions import ApiException
 
 from dhcpless.kube import watchstream
-from dhcpless.kube.resources import Resource
+from dhcpless.kube.resources import Raw, Resource
 from dhcpless.kube.watchstream import Expired, WatchEvent
 
 log = logging.getLogger(__name__)
-Raw = Mapping[str, Any]
 BACKOFF_FIRST, BACKOFF_MAX = 0.8, 30.0
 QUIET_SECONDS = 120.0
 WATCH_SECONDS = (300, 600)

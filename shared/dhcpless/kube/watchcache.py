@@ -21,7 +21,6 @@ from __future__ import annotations
 import atexit
 import os
 import threading
-from collections.abc import Mapping
 from typing import Any, Final
 
 from kubernetes.client import ApiClient
@@ -31,10 +30,9 @@ from dhcpless.keys import FunctionName
 from dhcpless.kube import resources as r
 from dhcpless.kube import timeouts
 from dhcpless.kube.informer import Informer
-from dhcpless.kube.resources import Resource
+from dhcpless.kube.resources import Raw, Resource
 from dhcpless.models.refs import TemplateKind
 
-Raw = Mapping[str, Any]
 Key = tuple[str, str, str]
 FIRST_SYNC_SECONDS: Final = 2.0
 OFF_VALUES: Final = frozenset({"off", "false", "0", "no"})
