@@ -72,6 +72,10 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
+    if args.host:
+        from dhcpless.tools.status.single import run_single
+
+        return run_single(args.host, args.namespace, args.json)
     from dhcpless.tools.status.command import run_status
 
     return run_status(namespace=args.namespace, json_output=args.json)
@@ -126,6 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--format", choices=["openstack", "nmstate"], default="openstack")
     status = _add(sub, "status", _status, "one line per host this project manages (KUBECONFIG)")
     status.add_argument("-n", "--namespace", help="only this namespace (default: all)")
+    explain_help = "explain one host (NAMESPACE/NAME): which rule refused it, as your rights allow"
+    status.add_argument("host", nargs="?", metavar="NAMESPACE/NAME", help=explain_help)
     status.add_argument("--json", action="store_true", help="print a JSON list instead")
     bench_help = "measure the chain against the minimal writes, in the sandbox"
     bench = _add(sub, "bench", _bench, bench_help)

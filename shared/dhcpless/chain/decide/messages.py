@@ -25,8 +25,13 @@ UNUSABLE = (
     "the two is not said, so these Events reveal nothing about a Secret the reader may not read)"
 )
 
+HOW = "`dhcpless status {}`, run by someone who may read the Secret, names the rule"
+"""Where the Secret's owner learns the reason (`tools.status.explain`): said in the Event,
+whose reader may or may not be allowed to follow it."""
+
 
 def named_unusable(host: BareMetalHost, name: str) -> tuple[RecordEvent, ...]:
     """Pure: the one Warning for a host-named Secret that cannot be used, whatever the cause."""
-    message = f"Secret {name} (spec.preprovisioningNetworkDataName) {UNUSABLE}"
+    where = f"{host.namespace}/{host.name}"
+    message = f"Secret {name} (spec.preprovisioningNetworkDataName) {UNUSABLE}; {HOW.format(where)}"
     return (RecordEvent(HostRef.of(host), Reason.SECRET_UNUSABLE, message),)

@@ -19,13 +19,15 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import TextIO
 
+from kubernetes.client import ApiClient
 from kubernetes.config import ConfigException
 
 from dhcpless import keys
 from dhcpless.chain.decide import hang
 from dhcpless.chain.gate import secret_name
 from dhcpless.errors import DhcplessError
-from dhcpless.kube.client import Kube, from_environment
+from dhcpless.kube import config
+from dhcpless.kube.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Metal3MachineTemplate
 from dhcpless.templates import resolve
 from dhcpless.tools.status.phase import Phase as Phase  # re-exported: the CLI's and tests' name
@@ -160,6 +162,12 @@ def as_json(found: list[Row]) -> str:
     return json.dumps({"hosts": [asdict(r) for r in found]}, indent=2, sort_keys=True)
 
 
+def caller_client() -> Kube:
+    """The caller's kubeconfig, without the functions' watch cache: a command that reads
+    once starts no watches (which the caller's RBAC may not even allow)."""
+    return Kube(ApiClient(config.configuration()))
+
+
 def run_status(
     namespace: str | None,
     json_output: bool,
@@ -170,7 +178,7 @@ def run_status(
     """Print the hosts we manage (table or JSON); 0, or 1 when the API cannot be read."""
     stream = out or sys.stdout
     try:
-        fleet = read_fleet(kube or from_environment(), namespace)
+        fleet = read_fleet(kube or caller_client(), namespace)
     except (DhcplessError, ConfigException, OSError) as err:  # one clear line, exit 1
         print(f"dhcpless status: cannot read the cluster: {err}", file=sys.stderr)
         return 1

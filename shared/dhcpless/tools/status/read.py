@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubernetes import client as k8s
+from kubernetes.client.exceptions import ApiException
 
 from dhcpless import keys
 from dhcpless.kube.client import Kube
@@ -54,11 +55,7 @@ def read_fleet(kube: Kube, namespace: str | None) -> Fleet:
     with translated(Verb.LIST, f"status objects in {where}"):
         claims = _custom(custom, namespace, keys.IPAM_GROUP, "ipclaims", OURS)
         addresses = _custom(custom, namespace, keys.IPAM_GROUP, "ipaddresses", "")
-        secrets = (
-            core.list_namespaced_secret(namespace, label_selector=OURS)
-            if namespace
-            else core.list_secret_for_all_namespaces(label_selector=OURS)
-        )
+        secrets = _secret_names(core, namespace)
         events = (
             core.list_namespaced_event(namespace)
             if namespace
@@ -70,7 +67,7 @@ def read_fleet(kube: Kube, namespace: str | None) -> Fleet:
             hosts=kube.list_hosts(namespace),
             claims=[IPClaim.from_k8s(item) for item in claims],
             addresses=[IPAddress.from_k8s(item) for item in addresses],
-            secrets=frozenset(_where(s.metadata) for s in secrets.items),
+            secrets=secrets,
             events=[e for item in events.items if (e := _host_event(item)) is not None],
         )
 
@@ -87,6 +84,22 @@ def _custom(
         raw = custom.list_cluster_custom_object(group, version, plural, label_selector=selector)
     items: list[Mapping[str, Any]] = raw.get("items") or [] if isinstance(raw, dict) else []
     return items
+
+
+def _secret_names(core: k8s.CoreV1Api, namespace: str | None) -> frozenset[tuple[str, str]]:
+    """Our Secrets' names; none when the caller may not list Secrets (a user who may read
+    hosts and Events but not Secrets still gets the table, as kubectl shows what it may)."""
+    try:
+        found = (
+            core.list_namespaced_secret(namespace, label_selector=OURS)
+            if namespace
+            else core.list_secret_for_all_namespaces(label_selector=OURS)
+        )
+    except ApiException as err:
+        if err.status in (401, 403):
+            return frozenset()
+        raise
+    return frozenset(_where(s.metadata) for s in found.items)
 
 
 def _where(meta: k8s.V1ObjectMeta | None) -> tuple[str, str]:
