@@ -1,9 +1,10 @@
 """`dhcpless status` against a sandbox in which hosts sit in every phase (built through the API).
 
 Covers: each phase (waiting for template, waiting for claims, claim failed, rendered,
-released, inspecting, available, stuck) from the objects alone; hosts that are not ours are
-not listed; addresses come from our claims' IPAddresses; the last reason is our latest Event;
-the table and the JSON form carry the same rows; an unreachable API is one line and exit 1.
+released, inspecting, available, provisioned, deprovisioning, stuck) from the objects alone;
+hosts that are not ours are not listed; addresses come from our claims' IPAddresses; the last
+reason is our latest Event; the table (within 100 columns; `-o wide` adds the template) and the
+JSON form carry the same rows; an unreachable API is one line and exit 1.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from dhcpless.kube.recorder import Reason, event_body
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.tools.status.command import Phase, human_age, run_status
+from dhcpless.tools.status.command import Output, Phase, human_age, run_status
 from tests.support import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e
@@ -37,6 +38,8 @@ EXPECTED = {
     "h-inspecting": Phase.INSPECTING,
     "h-available": Phase.AVAILABLE,
     "h-stuck": Phase.STUCK,
+    "h-provisioned": Phase.PROVISIONED,
+    "h-deprovisioning": Phase.DEPROVISIONING,
 }
 
 
@@ -89,6 +92,8 @@ def world() -> Iterator[SandboxServer]:
             released_host("h-inspecting", NEW),
             released_host("h-available", OLD),
             released_host("h-stuck", OLD),
+            released_host("h-provisioned", OLD),
+            released_host("h-deprovisioning", OLD),
             address("pool4-192-168-10-10", "192.168.10.10"),
         ):
             scenario.create(api, obj)
@@ -105,6 +110,8 @@ def world() -> Iterator[SandboxServer]:
             ("h-available", "available"),
             ("h-stuck", "inspecting"),
             ("h-released", "registering"),
+            ("h-provisioned", "provisioned"),
+            ("h-deprovisioning", "deprovisioning"),
         ):
             set_status(api, "BareMetalHost", host, {"provisioning": {"state": state}})
         secret = {"apiVersion": "v1", "kind": "Secret", "data": {"networkData": "e30="}}
@@ -123,10 +130,11 @@ def world() -> Iterator[SandboxServer]:
         yield sandbox
 
 
-def status(world: SandboxServer, json_output: bool) -> str:
+def status(world: SandboxServer, json_output: bool, wide: bool = False) -> str:
     out = io.StringIO()
     with world.api_client() as api:
-        assert run_status(objects.NS, json_output, Kube(api), out) == 0
+        code = run_status(objects.NS, json_output, Kube(api), out, output=Output(wide=wide))
+        assert code == 0
     return out.getvalue()
 
 
@@ -143,12 +151,19 @@ def test_json_lists_every_phase(world: SandboxServer) -> None:
 
 def test_table_has_the_same_rows(world: SandboxServer) -> None:
     header, *lines = status(world, False).splitlines()
-    assert header.split()[:4] == ["NAMESPACE", "NAME", "PHASE", "TEMPLATE"]
+    assert header.split()[:4] == ["NAMESPACE", "NAME", "PHASE", "ADDRESS"]
+    assert max(len(line) for line in [header, *lines]) <= 100  # fits a terminal, as kubectl's
     rows = {line.split()[1]: line for line in lines}
     assert set(rows) == set(EXPECTED)
     for name, phase in EXPECTED.items():
         assert f"  {phase.value}  " in rows[name], rows[name]
     assert "192.168.10.10/24" in rows["h-available"] and "NoTemplate" in rows["h-template"]
+
+
+def test_wide_adds_the_template(world: SandboxServer) -> None:
+    header, *lines = status(world, False, wide=True).splitlines()
+    assert header.split()[:5] == ["NAMESPACE", "NAME", "PHASE", "TEMPLATE", "ADDRESSES"]
+    assert any("/tmpl" in line for line in lines)
 
 
 def test_unreachable_api_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,9 +5,10 @@ about 0.25 s (it pulls in requests and OAuth libraries, README "Performance").
   and token. The token file is projected and rotated by the kubelet, so it is re-read when the
   copy in memory is older than `TOKEN_MAX_AGE` (the client calls `refresh_api_key_hook` before
   every request).
-* **A kubeconfig** (`KUBECONFIG`, else `~/.kube/config`; development, `dhcpless serve`): the
-  current context's server, CA or `insecure-skip-tls-verify`, and a `token` / `tokenFile` are
-  read here; anything else (client certificates, exec or auth-provider plugins) is left to
+* **A kubeconfig** (`KUBECONFIG`'s files merged as kubectl merges them, else `~/.kube/config`:
+  `kube.kubeconfig`; development, `dhcpless serve`, `dhcpless status`): the chosen context's
+  server, CA or `insecure-skip-tls-verify`, and a `token` / `tokenFile` are read here; anything
+  else (client certificates, exec or auth-provider plugins) is left to
   `kubernetes.config.load_kube_config`, imported only then.
 """
 
@@ -19,8 +20,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
 from kubernetes.client import Configuration
+
+from dhcpless.kube import kubeconfig
 
 SERVICE_ACCOUNT = Path("/var/run/secrets/kubernetes.io/serviceaccount")
 TOKEN_MAX_AGE = 60.0
@@ -28,18 +30,36 @@ TOKEN_MAX_AGE = 60.0
 SIMPLE_USER = frozenset({"token", "tokenFile"})
 
 
-def configuration(env: Mapping[str, str] = os.environ) -> Configuration:
-    """From a kubeconfig when there is one, else in cluster (as `from_environment` decides)."""
-    path = kubeconfig_path(env)
-    if path is None:
+def configuration(
+    env: Mapping[str, str] = os.environ, explicit: str | None = None, context: str | None = None
+) -> Configuration:
+    """From the kubeconfig files kubectl would read (`kube.kubeconfig`: `KUBECONFIG` merged,
+    or `explicit`), else in cluster; `context` overrides the files' current context."""
+    files = kubeconfig.paths(env, explicit)
+    if not files:
+        if context:
+            raise kubeconfig.KubeconfigError(f"--context {context}: no kubeconfig to look in")
         return in_cluster(env)
-    return from_kubeconfig(path) or _full_kubeconfig(path)
+    document = kubeconfig.merged(files)
+    chosen = _context(document, files, context)
+    return from_document(document, chosen) or _full_kubeconfig(files, chosen)
+
+
+def _context(document: Mapping[str, Any], files: tuple[Path, ...], wanted: str | None) -> str:
+    names = {e.get("name") for e in document.get("contexts") or []}
+    where = os.pathsep.join(str(f) for f in files)
+    chosen = wanted or document.get("current-context")
+    if not chosen:
+        raise kubeconfig.KubeconfigError(f"kubeconfig {where} sets no current-context (--context)")
+    if chosen not in names:
+        raise kubeconfig.KubeconfigError(f'context "{chosen}" not found in kubeconfig {where}')
+    return str(chosen)
 
 
 def kubeconfig_path(env: Mapping[str, str] = os.environ) -> Path | None:
-    named = env.get("KUBECONFIG", "").split(os.pathsep)[0]
-    path = Path(named) if named else Path("~/.kube/config").expanduser()
-    return path if path.is_file() else None
+    """The first kubeconfig file kubectl would read, or None."""
+    files = kubeconfig.paths(env)
+    return files[0] if files else None
 
 
 def in_cluster(
@@ -55,9 +75,16 @@ def in_cluster(
 
 
 def from_kubeconfig(path: Path) -> Configuration | None:
-    """The simple shapes (server, CA, token); None for anything `kubernetes.config` must do."""
-    document = yaml.safe_load(path.read_text()) or {}
-    context = _named(document, "contexts", document.get("current-context"))
+    """The simple shapes (server, CA, token) of one file; None for what `kubernetes.config`
+    must do."""
+    document = kubeconfig.load(path)
+    return from_document(document, document.get("current-context"))
+
+
+def from_document(document: Mapping[str, Any], name: object) -> Configuration | None:
+    """The simple shapes of a (merged) kubeconfig's context `name`; local paths are
+    absolute already (`kubeconfig.load`)."""
+    context = _named(document, "contexts", name)
     cluster = _named(document, "clusters", context.get("cluster"))
     user = _named(document, "users", context.get("user"))
     if (
@@ -69,9 +96,9 @@ def from_kubeconfig(path: Path) -> Configuration | None:
     config = Configuration(host=cluster["server"])
     config.verify_ssl = not cluster.get("insecure-skip-tls-verify", False)
     if cluster.get("certificate-authority"):
-        config.ssl_ca_cert = str(path.parent / cluster["certificate-authority"])
+        config.ssl_ca_cert = str(cluster["certificate-authority"])
     if "tokenFile" in user:
-        _token_from(config, path.parent / user["tokenFile"])
+        _token_from(config, Path(user["tokenFile"]))
     elif "token" in user:
         config.api_key = {"BearerToken": user["token"]}
         config.api_key_prefix = {"BearerToken": "Bearer"}
@@ -101,11 +128,12 @@ def _token_from(config: Configuration, token_file: Path) -> None:
     config.refresh_api_key_hook = refresh  # type: ignore[assignment]  # typed as None
 
 
-def _full_kubeconfig(path: Path) -> Configuration:
+def _full_kubeconfig(files: tuple[Path, ...], context: str) -> Configuration:
     from kubernetes import config as k8s_config  # heavy: only when needed
 
     target = Configuration()
-    k8s_config.load_kube_config(config_file=str(path), client_configuration=target)  # type: ignore[no-untyped-call]
+    joined = os.pathsep.join(str(f) for f in files)  # the client merges a list as kubectl does
+    k8s_config.load_kube_config(config_file=joined, context=context, client_configuration=target)  # type: ignore[no-untyped-call]
     return target
 
 

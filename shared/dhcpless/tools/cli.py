@@ -72,13 +72,15 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
+    from dhcpless.tools.status.command import Output, run_status
+
+    output = Output(args.output == "wide", args.kubeconfig, args.context)
+    as_json = args.json or args.output == "json"
     if args.host:
         from dhcpless.tools.status.single import run_single
 
-        return run_single(args.host, args.namespace, args.json)
-    from dhcpless.tools.status.command import run_status
-
-    return run_status(namespace=args.namespace, json_output=args.json)
+        return run_single(args.host, args.namespace, as_json, output=output)
+    return run_status(namespace=args.namespace, json_output=as_json, output=output)
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -133,6 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
     explain_help = "explain one host (NAMESPACE/NAME): which rule refused it, as your rights allow"
     status.add_argument("host", nargs="?", metavar="NAMESPACE/NAME", help=explain_help)
     status.add_argument("--json", action="store_true", help="print a JSON list instead")
+    output_help = "wide: also the template and every address; json: as --json"
+    status.add_argument("-o", "--output", choices=["wide", "json"], help=output_help)
+    status.add_argument("--kubeconfig", help="kubeconfig file (default: KUBECONFIG, merged)")
+    status.add_argument("--context", help="kubeconfig context (default: its current-context)")
     bench_help = "measure the chain against the minimal writes, in the sandbox"
     bench = _add(sub, "bench", _bench, bench_help)
     bench.add_argument("--hosts", type=_positive, default=100, help="hosts in the batch (100)")

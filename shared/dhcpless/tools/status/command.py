@@ -142,9 +142,11 @@ def human_age(seconds: int) -> str:
     return f"{seconds}s"
 
 
-def table(found: list[Row]) -> str:
-    header = ("NAMESPACE", "NAME", "PHASE", "TEMPLATE", "ADDRESSES", "AGE", "LAST REASON")
-    lines = [header] + [_cells(r) for r in found]
+def table(found: list[Row], wide: bool = False) -> str:
+    """kubectl's layout: the default columns fit 100 characters for usual names (one address,
+    the reason); `-o wide` adds the template and every address."""
+    header = WIDE_HEADER if wide else HEADER
+    lines = [header] + [_cells(r, wide) for r in found]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     return "\n".join(
         "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip()
@@ -152,20 +154,41 @@ def table(found: list[Row]) -> str:
     )
 
 
-def _cells(r: Row) -> tuple[str, ...]:
-    addresses = ",".join(r.addresses) or "-"
+HEADER = ("NAMESPACE", "NAME", "PHASE", "ADDRESS", "AGE", "LAST REASON")
+WIDE_HEADER = ("NAMESPACE", "NAME", "PHASE", "TEMPLATE", "ADDRESSES", "AGE", "LAST REASON")
+
+
+def _cells(r: Row, wide: bool) -> tuple[str, ...]:
     age = human_age(r.age_seconds)
-    return (r.namespace, r.name, r.phase.value, r.template, addresses, age, r.reason or "-")
+    if wide:
+        addresses = ",".join(r.addresses) or "-"
+        return (r.namespace, r.name, r.phase.value, r.template, addresses, age, r.reason or "-")
+    more = f" (+{len(r.addresses) - 1})" if len(r.addresses) > 1 else ""
+    first = (r.addresses[0] + more) if r.addresses else "-"
+    return (r.namespace, r.name, r.phase.value, first, age, r.reason or "-")
 
 
 def as_json(found: list[Row]) -> str:
     return json.dumps({"hosts": [asdict(r) for r in found]}, indent=2, sort_keys=True)
 
 
-def caller_client() -> Kube:
-    """The caller's kubeconfig, without the functions' watch cache: a command that reads
-    once starts no watches (which the caller's RBAC may not even allow)."""
-    return Kube(ApiClient(config.configuration()))
+@dataclass(frozen=True, slots=True)
+class Output:
+    """How the caller asked: `-o wide`, and which kubeconfig and context (kubectl's flags)."""
+
+    wide: bool = False
+    kubeconfig: str | None = None
+    context: str | None = None
+
+
+DEFAULT_OUTPUT = Output()
+
+
+def caller_client(kubeconfig: str | None = None, context: str | None = None) -> Kube:
+    """The caller's kubeconfig (`--kubeconfig`, else `KUBECONFIG` merged as kubectl merges it;
+    `--context`), without the functions' watch cache: a command that reads once starts no
+    watches (which the caller's RBAC may not even allow)."""
+    return Kube(ApiClient(config.configuration(explicit=kubeconfig, context=context)))
 
 
 def run_status(
@@ -174,14 +197,15 @@ def run_status(
     kube: Kube | None = None,
     out: TextIO | None = None,
     hang_after: float = hang.DEFAULT_HANG_SECONDS,
+    output: Output = DEFAULT_OUTPUT,
 ) -> int:
     """Print the hosts we manage (table or JSON); 0, or 1 when the API cannot be read."""
     stream = out or sys.stdout
     try:
-        fleet = read_fleet(kube or caller_client(), namespace)
+        fleet = read_fleet(kube or caller_client(output.kubeconfig, output.context), namespace)
     except (DhcplessError, ConfigException, OSError) as err:  # one clear line, exit 1
         print(f"dhcpless status: cannot read the cluster: {err}", file=sys.stderr)
         return 1
     found = rows(fleet, datetime.now(UTC), hang_after)
-    stream.write((as_json(found) if json_output else table(found)) + "\n")
+    stream.write((as_json(found) if json_output else table(found, output.wide)) + "\n")
     return 0

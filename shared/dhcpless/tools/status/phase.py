@@ -41,6 +41,12 @@ class Phase(StrEnum):
     RELEASED = "released"
     INSPECTING = "inspecting"
     AVAILABLE = "available"
+    PREPARING = "preparing"
+    PROVISIONING = "provisioning"
+    PROVISIONED = "provisioned"
+    EXTERNALLY_PROVISIONED = "externally provisioned"
+    DEPROVISIONING = "deprovisioning"
+    DELETING = "deleting"
     STUCK = "stuck"
     PAUSED_AGAIN = "paused again"
     NOT_PAUSED = "not paused"
@@ -74,6 +80,20 @@ DONE = frozenset(
 )
 """BMO states past inspection: the ramdisk reached Ironic."""
 
+PAST: dict[str, Phase] = {
+    ProvisioningState.AVAILABLE: Phase.AVAILABLE,
+    ProvisioningState.PREPARING: Phase.PREPARING,
+    ProvisioningState.PROVISIONING: Phase.PROVISIONING,
+    ProvisioningState.PROVISIONED: Phase.PROVISIONED,
+    ProvisioningState.EXTERNALLY_PROVISIONED: Phase.EXTERNALLY_PROVISIONED,
+    ProvisioningState.DEPROVISIONING: Phase.DEPROVISIONING,
+    ProvisioningState.POWERING_OFF_BEFORE_DELETE: Phase.DELETING,
+    ProvisioningState.DELETING: Phase.DELETING,
+}
+"""A released host past inspection shows BMO's own state (baremetal-operator
+`apis/metal3.io/v1alpha1/baremetalhost_types.go`, `ProvisioningState`): a provisioned host is not
+`available`, and one being deprovisioned or deleted says so."""
+
 
 @dataclass(frozen=True, slots=True)
 class Seen:
@@ -93,8 +113,9 @@ def phase_of(host: BareMetalHost, seen: Seen, now: datetime, hang_after: float) 
         return _never_ours(host, seen)
     if hang.hanging(host, now, hang_after):
         return Phase.STUCK
-    if host.status.provisioning.state in DONE:
-        return Phase.AVAILABLE
+    past = PAST.get(host.status.provisioning.state)
+    if past is not None:
+        return past
     return Phase.INSPECTING if hang.stalled(host) else Phase.RELEASED
 
 

@@ -19,7 +19,14 @@ from dhcpless.errors import DhcplessError
 from dhcpless.kube.client import Kube
 from dhcpless.tools.cli_errors import UsageError
 from dhcpless.tools.status import explain
-from dhcpless.tools.status.command import Row, caller_client, human_age, rows
+from dhcpless.tools.status.command import (
+    DEFAULT_OUTPUT,
+    Output,
+    Row,
+    caller_client,
+    human_age,
+    rows,
+)
 from dhcpless.tools.status.read import read_fleet
 
 
@@ -41,10 +48,11 @@ def run_single(
     json_output: bool,
     kube: Kube | None = None,
     out: TextIO | None = None,
+    output: Output = DEFAULT_OUTPUT,
 ) -> int:
     """`run_one` with the caller's kubeconfig; the API unreadable is one line and exit 1."""
     try:
-        found = kube or caller_client()
+        found = kube or caller_client(output.kubeconfig, output.context)
         return run_one(found, target, namespace, json_output, out or sys.stdout)
     except (DhcplessError, ConfigException, OSError) as err:
         print(f"dhcpless status: cannot read the cluster: {err}", file=sys.stderr)
