@@ -5,6 +5,9 @@ Input is Kubernetes YAML (multi-document and `kind: List` allowed) holding the t
 BareMetalHost and the IPAddress objects, matched to pools by `spec.pool.name`. The
 output is the network_data JSON CAPM3 would write (`openstack`), or the same data as
 nmstate YAML (`nmstate`, converted from that JSON); any problem is one line on stderr.
+What the API server would refuse (`render_schema`: unknown fields, types, enums) and what the
+functions would refuse (`render.validate`: dangling links, Ironic's rules, ...) is refused here
+too, with the same message, so a template that renders here is one the chain accepts.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from dhcpless.models.templates import NetworkTemplate
 from dhcpless.render import Address, RenderError, pool_uses, referenced_pools
 from dhcpless.render.nmstate import dump_nmstate, openstack_to_nmstate
 from dhcpless.render.openstack import render_network_data
+from dhcpless.tools import render_schema
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 FORMATS = ("openstack", "nmstate")
@@ -96,14 +100,36 @@ def _network_data(template: NetworkTemplate) -> NetworkData:
     return template.network_data
 
 
+def _admitted(doc: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`doc`, if the API server would accept it (`render_schema`), else its refusal."""
+    schema = render_schema.schema_for(str(doc.get("apiVersion")), str(doc.get("kind")))
+    refused = render_schema.refusal(doc, schema) if schema is not None else None
+    if refused is not None:
+        raise InputError(refused)
+    return doc
+
+
+def _refused_by_the_chain(rendered: Mapping[str, Any], host: BareMetalHost) -> None:
+    """The functions' own rules (`render.validate`), which would keep the host paused."""
+    from dhcpless.render.validate import validate_network_data
+
+    problems = validate_network_data(rendered, host)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise InputError(f"the functions would refuse this network data: {problems[0]}{more}")
+
+
 def _render(files: list[Path], fmt: str) -> str:
     docs = [doc for path in files for doc in _documents(path)]
-    template = network_template_from_k8s(_one(docs, _TEMPLATE_KINDS, "template"))
-    host = BareMetalHost.from_k8s(_one(docs, ("BareMetalHost",), "BareMetalHost"))
+    raw = _admitted(_one(docs, _TEMPLATE_KINDS, "template"))
+    template = network_template_from_k8s(raw)
+    host = BareMetalHost.from_k8s(_admitted(_one(docs, ("BareMetalHost",), "BareMetalHost")))
     addresses = _addresses(docs)
     data = _network_data(template)
     _check_pools(data, host, addresses)
     rendered = render_network_data(data, host, addresses)
+    if rendered is not None:
+        _refused_by_the_chain(rendered, host)
     if fmt == "nmstate" and rendered is not None:
         return dump_nmstate(openstack_to_nmstate(rendered))
     return json.dumps(rendered, indent=2)
