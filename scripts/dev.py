@@ -24,6 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+SHARED = ROOT.parent / "shared"
+"""The reference folder the tests read (upstream CRDs and schemas), beside the checkout."""
+SHARED_NEEDS = ("crds", "schemas")
 MIN_PIP = "25.1"  # the first pip that installs PEP 735 dependency groups (--group)
 
 
@@ -102,6 +105,26 @@ modules with an expensive module fixture (`KEPT_TOGETHER` in tests/conftest.py).
 given to `test` come after these, so `-n 0` runs in one process."""
 
 
+def missing_prerequisite() -> str | None:
+    """One line naming what the tests need and cannot find, or None: checked before anything
+    runs, so a checkout without `../shared` is told so once, not by hundreds of failures."""
+    absent = [name for name in SHARED_NEEDS if not (SHARED / name).is_dir()]
+    if not absent:
+        return None
+    wanted = ", ".join(f"{name}/" for name in absent)
+    return (
+        f"dev.py: the tests need the reference folder {SHARED} beside the checkout "
+        f"(../shared with {wanted}); it is missing (README: prerequisites)"
+    )
+
+
+def _prerequisites_met() -> bool:
+    problem = missing_prerequisite()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+    return problem is None
+
+
 def task_test(args: list[str]) -> int:
     """What CI runs: lint and types, then the whole pytest suite in parallel.
 
@@ -109,6 +132,8 @@ def task_test(args: list[str]) -> int:
     without them every worker and every subprocess a test starts (the sandbox, gunicorn, the
     CLI) compiles the package and pytest rewrites every test module again, seconds each time.
     """
+    if not _prerequisites_met():
+        return 2
     pytest: tuple[str | Path, ...] = (BIN / "python", "-m", "pytest", *PARALLEL, *args)
     return task_lint([]) or _run(*pytest, bytecode=True)
 
@@ -116,6 +141,8 @@ def task_test(args: list[str]) -> int:
 def task_fast(args: list[str]) -> int:
     """The fast tier while you work: `-m "not slow"` (in-process tests only), in parallel like
     `test`, without the lint step."""
+    if not _prerequisites_met():
+        return 2
     ensure_env("dev")
     pytest: tuple[str | Path, ...] = (BIN / "python", "-m", "pytest", *PARALLEL, "-m", "not slow")
     pytest += tuple(args)

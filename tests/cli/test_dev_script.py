@@ -32,6 +32,10 @@ def _load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ModuleType, 
     monkeypatch.setattr(dev, "VENV", venv)
     monkeypatch.setattr(dev, "BIN", venv / "bin")
     monkeypatch.setattr(dev, "_pip", lambda *args: installs.append(" ".join(args)))
+    shared = tmp_path / "shared"
+    for name in dev.SHARED_NEEDS:
+        (shared / name).mkdir(parents=True)
+    monkeypatch.setattr(dev, "SHARED", shared)
     return dev, installs
 
 
@@ -138,6 +142,21 @@ def test_fast_runs_the_fast_tier_in_parallel_without_lint(
     ((command,),) = [ran]
     assert command[command.index("-m", 3) + 1] == "not slow" and command[-1] == "-x"
     assert command[command.index("-n") + 1] == str(min(4, 2 * (os.cpu_count() or 1)))
+
+
+@pytest.mark.parametrize("task", ["test", "fast"])
+def test_without_shared_the_tests_stop_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], task: str
+) -> None:
+    dev, _ = _load(tmp_path, monkeypatch)
+    monkeypatch.setattr(dev, "SHARED", tmp_path / "elsewhere" / "shared")
+    monkeypatch.setattr(dev, "_run", lambda *a, **k: pytest.fail("pytest started"))
+    monkeypatch.setattr(dev, "task_lint", lambda _: pytest.fail("lint started"))
+    monkeypatch.setattr(dev, "ensure_env", lambda group: pytest.fail("venv set up"))
+    assert getattr(dev, f"task_{task}")([]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert str(tmp_path / "elsewhere" / "shared") in err and "crds/, schemas/" in err
 
 
 def test_script_uses_only_the_standard_library() -> None:

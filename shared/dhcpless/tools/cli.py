@@ -117,14 +117,14 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--hosts", type=_positive, default=10, help="hosts to register (10)")
     demo.add_argument("--json", action="store_true", help="end with one JSON summary object")
     demo.add_argument("--chaos", action="store_true", help="inject every kind of fault at once")
-    demo.add_argument("--seed", type=int, default=1, help="seed for --chaos (1)")
+    demo.add_argument("--seed", type=_whole, default=1, help="seed for --chaos (1)")
     _broker_option(demo)
     sandbox = _add(sub, "sandbox", _sandbox, "run the demo environment long-running, for kubectl")
-    sandbox.add_argument("--port", type=int, default=0, help="API port (0: any free port)")
+    sandbox.add_argument("--port", type=_port, default=0, help="API port (0: any free port)")
     sandbox.add_argument("--kubeconfig", default="sandbox.kubeconfig", help="kubeconfig to write")
     serve = _add(sub, "serve", _serve, "serve one function as a CloudEvents HTTP service")
     serve.add_argument("function", choices=[f.value for f in FunctionName])
-    serve.add_argument("--port", type=int, default=8080)
+    serve.add_argument("--port", type=_port, default=8080, help="HTTP port (8080)")
     render = _add(sub, "render", _render, "render network data from Kubernetes YAML files")
     render.add_argument("--template", required=True, help="template YAML")
     render.add_argument("--host", required=True, help="BareMetalHost YAML")
@@ -173,11 +173,30 @@ def _broker_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", choices=["sync", "async"], default="sync", help=help_text)
 
 
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
 def _positive(text: str) -> int:
-    value = int(text)
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def _port(text: str) -> int:
+    """A TCP port, checked here: out of range, the socket layer raises OverflowError (a
+    traceback) long after the arguments were read."""
+    value = _whole(text)
+    if not 0 <= value <= MAX_PORT:
+        raise argparse.ArgumentTypeError(f"must be 0 to {MAX_PORT} (0: any free port), got {value}")
+    return value
+
+
+MAX_PORT = 65535
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -189,9 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:
         if not is_user_error(err):
             raise
-        print(
-            f"dhcpless {args.command}: {problem(err, getattr(args, 'port', None))}", file=sys.stderr
-        )
+        said = problem(err, getattr(args, "port", None), args.command)
+        print(f"dhcpless {args.command}: {said}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -23,8 +23,17 @@ def is_user_error(err: Exception) -> bool:
     return isinstance(err, fixable)
 
 
-def problem(err: Exception, port: int | None = None) -> str:
+SANDBOX_COMMANDS = frozenset({"demo", "sandbox", "bench"})
+"""The commands that run the embedded sandbox, whose modules come with the `sandbox` extra."""
+SANDBOX_EXTRA_HINT = "pip install 'metal3-dhcpless[sandbox]'"
+
+
+def problem(err: Exception, port: int | None = None, command: str = "") -> str:
     """One line naming what went wrong."""
+    if isinstance(err, ModuleNotFoundError) and err.name and command in SANDBOX_COMMANDS:
+        missing = err.name.split(".")[0]  # no name: a message of our own (e.g. GleanMissing)
+        if missing != "dhcpless":  # our own package missing a module is a bug, said as is
+            return f"needs the sandbox extra ({missing} is not installed): {SANDBOX_EXTRA_HINT}"
     mark = getattr(err, "problem_mark", None)  # a YAML error, e.g. in the kubeconfig
     if mark is not None:
         source = mark.name if not mark.name.startswith("<") else os.environ.get("KUBECONFIG")

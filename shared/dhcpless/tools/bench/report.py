@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from dhcpless.sandbox.eventing.delivery import BrokerMode
+from dhcpless.tools.bench import legend
 from dhcpless.tools.bench.coldstart import BARE, FLOOR, REFERENCES
 from dhcpless.tools.bench.count import Window
 from dhcpless.tools.bench.plot import plot
@@ -117,14 +118,31 @@ def _per(seconds: float, requests: float) -> float | None:
 
 
 def table(result: dict[str, Any]) -> str:
-    """The report for people: one `key  value` line per scalar, nested ones inline."""
-    lines = []
-    for key in KEYS:
-        value = result[key]
-        if key == "to_unpause_seconds":
-            value = f"{len(value)} values, median {statistics.median(value):.3f}s"
-        lines.append(f"{key:<28} {value}")
+    """The report for people: the keys in groups under a heading (`legend`), each with what it
+    means; a long value goes on a line of its own so the explanation stays readable."""
+    lines: list[str] = []
+    for heading, rows in legend.GROUPS:
+        lines += ["", heading] if lines else [heading]
+        for key, meaning in rows:
+            lines += _row(key, _shown(key, result[key]), meaning)
+    lines += ["", '(--json: the same figures as one JSON object; README "Performance")']
     return "\n".join(lines)
+
+
+def _shown(key: str, value: Any) -> str:
+    if key == "to_unpause_seconds":
+        return f"{len(value)} values, median {statistics.median(value):.3f}s" if value else "-"
+    return str(value)
+
+
+def _row(key: str, value: str, meaning: str) -> list[str]:
+    line = f"  {key:<28} {value:<10}  {meaning}"
+    if len(line) <= WIDTH:
+        return [line]
+    return [f"  {key:<28} {meaning}", f"      {value}"]
+
+
+WIDTH = 100
 
 
 def write_plot(result: dict[str, Any], path: Path) -> Path:
