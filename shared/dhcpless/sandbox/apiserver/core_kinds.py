@@ -94,6 +94,7 @@ def core_types() -> list[ResourceType]:
         ),
         _core("ConfigMap", "configmaps", namespaced=True, short_names=("cm",)),
         _core("ServiceAccount", "serviceaccounts", namespaced=True, short_names=("sa",)),
+        _core("Service", "services", namespaced=True, short_names=("svc",)),
         _core(
             "Event",
             "events",

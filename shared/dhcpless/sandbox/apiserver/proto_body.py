@@ -38,6 +38,11 @@ KINDS: dict[tuple[str, str], str] = {
     ("events.k8s.io/v1", "Event"): "EventsV1Event",
     ("authorization.k8s.io/v1", "SelfSubjectAccessReview"): "SelfSubjectAccessReview",
     ("authorization.k8s.io/v1", "SelfSubjectRulesReview"): "SelfSubjectRulesReview",
+    ("authentication.k8s.io/v1", "TokenRequest"): "TokenRequest",
+    ("rbac.authorization.k8s.io/v1", "Role"): "Role",
+    ("rbac.authorization.k8s.io/v1", "ClusterRole"): "ClusterRole",
+    ("rbac.authorization.k8s.io/v1", "RoleBinding"): "RoleBinding",
+    ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"): "ClusterRoleBinding",
 }
 """(apiVersion, kind) in the envelope -> message name; DeleteOptions is accepted in any group."""
 

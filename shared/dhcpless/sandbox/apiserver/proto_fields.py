@@ -1,7 +1,8 @@
 """Field names and numbers of the protobuf messages the sandbox decodes (facts, not code).
 
 Taken from upstream's generated.proto files: k8s.io/apimachinery `pkg/runtime` and
-`pkg/apis/meta/v1`; k8s.io/api `core/v1`, `events/v1` and `authorization/v1`. Field spec:
+`pkg/apis/meta/v1`; k8s.io/api `core/v1`, `events/v1`, `authorization/v1`, `authentication/v1`
+and `rbac/v1`. Field spec:
 `(name, number, type)`; a type is a scalar (`string`, `bool`, `int32`, `int64`, `bytes`), another
 message of this table, `*T` for a repeated field or `{T}` for `map<string, T>`. Messages in one
 table share one namespace, so events/v1 Event is `EventsV1Event`.
@@ -174,5 +175,45 @@ MESSAGES: dict[str, tuple[Field, ...]] = {
     "SelfSubjectRulesReview": (
         ("metadata", 1, "ObjectMeta"),
         ("spec", 2, "SelfSubjectRulesReviewSpec"),
+    ),
+    # k8s.io/api/authentication/v1 (what `kubectl create token` sends)
+    "BoundObjectReference": (
+        ("kind", 1, "string"),
+        ("apiVersion", 2, "string"),
+        ("name", 3, "string"),
+        ("uid", 4, "string"),
+    ),
+    "TokenRequestSpec": (
+        ("audiences", 1, "*string"),
+        ("boundObjectRef", 3, "BoundObjectReference"),
+        ("expirationSeconds", 4, "int64"),
+    ),
+    "TokenRequest": (("metadata", 1, "ObjectMeta"), ("spec", 2, "TokenRequestSpec")),
+    # k8s.io/api/rbac/v1 (what `kubectl create role|rolebinding|...` sends)
+    "PolicyRule": (
+        ("verbs", 1, "*string"),
+        ("apiGroups", 2, "*string"),
+        ("resources", 3, "*string"),
+        ("resourceNames", 4, "*string"),
+        ("nonResourceURLs", 5, "*string"),
+    ),
+    "Subject": (
+        ("kind", 1, "string"),
+        ("apiGroup", 2, "string"),
+        ("name", 3, "string"),
+        ("namespace", 4, "string"),
+    ),
+    "RoleRef": (("apiGroup", 1, "string"), ("kind", 2, "string"), ("name", 3, "string")),
+    "Role": (("metadata", 1, "ObjectMeta"), ("rules", 2, "*PolicyRule")),
+    "ClusterRole": (("metadata", 1, "ObjectMeta"), ("rules", 2, "*PolicyRule")),
+    "RoleBinding": (
+        ("metadata", 1, "ObjectMeta"),
+        ("subjects", 2, "*Subject"),
+        ("roleRef", 3, "RoleRef"),
+    ),
+    "ClusterRoleBinding": (
+        ("metadata", 1, "ObjectMeta"),
+        ("subjects", 2, "*Subject"),
+        ("roleRef", 3, "RoleRef"),
     ),
 }

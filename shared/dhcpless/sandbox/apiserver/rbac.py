@@ -83,8 +83,12 @@ class Authorizer:
         self.denied: list[RequestInfo] = []
         self._lock = threading.Lock()
 
+    def checks(self, identity: str) -> bool:
+        """Only ServiceAccounts are judged; the stand-ins' admin is not checked."""
+        return identity.startswith(SERVICE_ACCOUNT_PREFIX)
+
     def __call__(self, info: RequestInfo) -> bool:
-        if not info.identity.startswith(SERVICE_ACCOUNT_PREFIX):
+        if not self.checks(info.identity):
             return True
         if any(g.subject == info.identity and g.allows(info) for g in self.grants):
             return True
@@ -98,18 +102,33 @@ class Authorizer:
 
 
 def _grants(objects: list[JSON]) -> Iterator[Grant]:
+    """ServiceAccount subjects only: what `Authorizer` (the manifests' RBAC) enforces."""
+    prefix = SERVICE_ACCOUNT_PREFIX
+    yield from (g for g in grants_of(objects) if g.subject.startswith(prefix))
+
+
+def grants_of(objects: list[JSON]) -> Iterator[Grant]:
+    """Every binding's grants: ServiceAccounts by their user name, Users by name, Groups as
+    `group:NAME` (so no user name can pose as a group)."""
     roles = {_key(o): tuple(Rule.of(r) for r in o.get("rules") or []) for o in objects}
     for binding in objects:
-        if binding["kind"] not in ("RoleBinding", "ClusterRoleBinding"):
+        if binding.get("kind") not in ("RoleBinding", "ClusterRoleBinding"):
             continue
         namespace = _namespace(binding)
         ref = binding.get("roleRef") or {}
         scope = namespace if ref.get("kind") == "Role" else ""
         rules = roles.get((ref.get("kind", ""), scope, ref.get("name", "")), ())
         for subject in binding.get("subjects") or []:
-            if subject.get("kind") == "ServiceAccount":
-                who = service_account(subject.get("namespace") or namespace, subject["name"])
+            who = _subject(subject, namespace)
+            if who:
                 yield Grant(who, namespace, rules)
+
+
+def _subject(subject: JSON, namespace: str) -> str:
+    kind, name = subject.get("kind"), str(subject.get("name") or "")
+    if kind == "ServiceAccount":
+        return service_account(subject.get("namespace") or namespace, name)
+    return name if kind == "User" else f"group:{name}" if kind == "Group" else ""
 
 
 def _key(obj: JSON) -> tuple[str, str, str]:

@@ -17,8 +17,9 @@ from typing import Any
 
 from dhcpless.sandbox.apiserver.call import Call, Response
 from dhcpless.sandbox.apiserver.kinds import PrinterColumn, ResourceType
+from dhcpless.sandbox.apiserver.rbac_live import groups_of
 from dhcpless.sandbox.apiserver.request import RequestInfo
-from dhcpless.sandbox.apiserver.status import bad_request
+from dhcpless.sandbox.apiserver.status import GroupResource, bad_request, forbidden
 
 JSON = dict[str, Any]
 GROUP = "authorization.k8s.io"
@@ -40,7 +41,7 @@ def review_types() -> list[ResourceType]:
             verbs=("create",),
             columns=(PrinterColumn("Age", "date", ".metadata.creationTimestamp"),),
         )
-        for kind in ("SelfSubjectAccessReview", "SelfSubjectRulesReview")
+        for kind in ("SelfSubjectAccessReview", "SelfSubjectRulesReview", "SubjectAccessReview")
     ]
 
 
@@ -54,7 +55,9 @@ def serve(call: Call, authorize: Authorize) -> Response:
     if call.info.verb != "create" or not isinstance(body, dict):
         raise bad_request(f"a {call.rt.kind} must be created with an object body")
     spec = body.get("spec") or {}
-    if call.rt.kind == "SelfSubjectAccessReview":
+    if call.rt.kind == "SubjectAccessReview":
+        status = _access(spec, _reviewed(call, spec, authorize), authorize)
+    elif call.rt.kind == "SelfSubjectAccessReview":
         status = _access(spec, call.info.identity, authorize)
     else:
         status = _rules(spec, call.info.identity, authorize)
@@ -62,11 +65,39 @@ def serve(call: Call, authorize: Authorize) -> Response:
     return Response(201, {**answer, "spec": spec, "status": status})
 
 
+def _reviewed(call: Call, spec: JSON, authorize: Authorize) -> str:
+    """SubjectAccessReview asks about `spec.user`; only a caller allowed to create it may ask
+    (k8s.io/kubernetes `pkg/registry/authorization/subjectaccessreview/rest.go`: the request
+    itself is authorized like any other)."""
+    caller = call.info
+    asking = RequestInfo(
+        caller.method,
+        caller.path,
+        "create",
+        True,
+        GROUP,
+        "v1",
+        "subjectaccessreviews",
+        identity=caller.identity,
+    )
+    if not authorize(asking):
+        raise forbidden(
+            GroupResource(GROUP, "subjectaccessreviews"),
+            "",
+            f'User "{caller.identity}" cannot create resource "subjectaccessreviews" in API '
+            f'group "{GROUP}" at the cluster scope',
+        )
+    user = spec.get("user")
+    if not isinstance(user, str) or not user:
+        raise bad_request("spec.user: Required value")
+    return user
+
+
 def _access(spec: JSON, identity: str, authorize: Authorize) -> JSON:
     attributes = spec.get("resourceAttributes")
     if isinstance(spec.get("nonResourceAttributes"), dict) and attributes is None:
-        # Our RBAC hook grants ServiceAccounts resources only; everyone else is unchecked.
-        return {"allowed": not identity.startswith("system:serviceaccount:")}
+        # Our RBAC hooks grant resources only; whoever they do not check is not limited.
+        return {"allowed": not _checked(authorize, identity)}
     if not isinstance(attributes, dict):
         raise bad_request("spec.resourceAttributes: Required value")
     info = RequestInfo(
@@ -88,18 +119,28 @@ def _access(spec: JSON, identity: str, authorize: Authorize) -> JSON:
 
 def _rules(spec: JSON, identity: str, authorize: Authorize) -> JSON:
     grants = getattr(authorize, "grants", None)
-    if not identity.startswith("system:serviceaccount:"):
+    if not _checked(authorize, identity):
         return {"resourceRules": [EVERYTHING], "nonResourceRules": [], "incomplete": False}
     if grants is None:
         return {"resourceRules": [], "nonResourceRules": [], "incomplete": True}
     namespace = spec.get("namespace") or ""
+    names = groups_of(identity) | {identity}
     rules = [
         _rule(rule)
         for grant in grants
-        if grant.subject == identity and grant.namespace in ("", namespace)
+        if grant.subject in names and grant.namespace in ("", namespace)
         for rule in grant.rules
     ]
     return {"resourceRules": rules, "nonResourceRules": [], "incomplete": False}
+
+
+def _checked(authorize: Authorize, identity: str) -> bool:
+    """Whether the hook judges `identity` at all (`checks`; a hook without it: the
+    ServiceAccounts, as `rbac.Authorizer` does)."""
+    checks = getattr(authorize, "checks", None)
+    if callable(checks):
+        return bool(checks(identity))
+    return identity.startswith("system:serviceaccount:")
 
 
 def _rule(rule: Any) -> JSON:

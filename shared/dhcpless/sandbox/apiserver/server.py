@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from dhcpless.sandbox.apiserver import crds, lifecycle, policies
+from dhcpless.sandbox.apiserver import crds, lifecycle, policies, rbac_live
 from dhcpless.sandbox.apiserver.admission import WriteOptions
 from dhcpless.sandbox.apiserver.api import Api
 from dhcpless.sandbox.apiserver.audit import Audit
@@ -87,7 +87,7 @@ class SandboxServer:
         """`history`: how many watch events are kept for watches from a resourceVersion."""
         self.registry, self.store = Registry(), Store(history)
         self.api = Api(self.registry, self.store)
-        for rt in [*core_types(), *review_types()]:
+        for rt in [*core_types(), *review_types(), *rbac_live.rbac_types()]:
             self.registry.add(rt)
         crds.install(self.api)
         policies.install(self.api)

@@ -16,6 +16,7 @@ import threading
 import time
 from pathlib import Path
 
+from dhcpless.sandbox.apiserver.rbac_live import LiveAuthorizer
 from dhcpless.sandbox.runtime.world import World, WorldSettings
 from dhcpless.tools.demo.inventory import NAMESPACE, POOL, ROLE, TEMPLATE, create, host, inventory
 from dhcpless.tools.demo.policy import create_through_policy
@@ -91,6 +92,9 @@ def run_sandbox_world(
             signal.signal(sig, lambda *_: stop.set())
     world = World(WorldSettings(port=port, namespace=EXAMPLES_NAMESPACE))
     world.start()
+    # RBAC as a cluster enforces it, for everyone but the kubeconfig's admin: Roles and
+    # bindings created in the sandbox decide what `--as USER` and created tokens may do.
+    world.sandbox.authorize = LiveAuthorizer(world.sandbox.store)
     try:
         world.sandbox.write_kubeconfig(kubeconfig)
         print(f"sandbox API server: {world.sandbox.url}", flush=True)
