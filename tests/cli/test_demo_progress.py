@@ -3,6 +3,7 @@ plain lines off it, and `--json` carrying one row per host."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pty
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from dhcpless.tools.demo.report import LEGEND, HostRow, Progress
 from tests.support.waits import seconds
 
 DHCPLESS = Path(sys.executable).parent / "dhcpless"
@@ -47,6 +49,9 @@ def test_on_a_terminal_the_demo_draws_a_live_bar_and_a_table() -> None:
     assert code == 0, output[-3000:]
     assert ESC in output and "━" in output, output[-3000:]
     assert f"{HOSTS}/{HOSTS}" in output
+    bar = output.index("━")
+    assert output.index("broker: sync delivery") < bar  # a setting, said before the results
+    assert output.index(LEGEND) < bar
     table = output[output.index("HOST") :].splitlines()
     assert [line.split()[0] for line in table[1 : HOSTS + 1]] == [
         f"host-{i:03d}" for i in range(HOSTS)
@@ -71,3 +76,16 @@ def test_off_a_terminal_progress_is_plain_lines_and_json_has_the_rows() -> None:
     assert [row["name"] for row in rows] == [f"host-{i:03d}" for i in range(HOSTS)]
     assert {row["state"] for row in rows} == {"available"} and all(row["ip"] for row in rows)
     assert sum(not row["paused"] for row in rows) == summary["unpaused"]
+
+
+def test_hosts_without_a_bmo_state_are_a_named_and_explained_bucket() -> None:
+    stream = io.StringIO()
+    rows = [
+        HostRow("a", "", "-", True),
+        HostRow("b", "", "-", True),
+        HostRow("c", "", "inspecting", False),
+    ]
+    Progress(stream).show(rows, 1.0, final=True)
+    legend, line = stream.getvalue().splitlines()
+    assert legend == LEGEND and "waiting: no BMO state yet" in legend
+    assert "[inspecting 1, waiting 2]" in line and " - " not in line

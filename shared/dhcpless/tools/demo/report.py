@@ -54,14 +54,29 @@ def observe(
     rows = []
     for obj in hosts:
         name = obj["metadata"]["name"]
-        state = provisioning_state(obj) or "-"
+        state = provisioning_state(obj) or NO_STATE
         paused = keys.PAUSED_ANNOTATION in (obj["metadata"].get("annotations") or {})
         rows.append(HostRow(name, by_claim.get(f"{name}-{POOL}", ""), state, paused))
     return sorted(rows, key=lambda row: row.name)
 
 
+NO_STATE = "-"
+"""A host's state before BMO wrote one (`observe`); the progress displays call it `WAITING`."""
+WAITING = "waiting"
+LEGEND = (
+    "hosts by BMO provisioning state; waiting: no BMO state yet "
+    "(paused until its network data is ready, or not yet seen by BMO)"
+)
+"""Printed once above the progress, so every count in it can be read."""
+
+
+def progress_states(rows: list[HostRow]) -> Counter[str]:
+    """The counts the progress shows: BMO's states, `waiting` for hosts it has not touched."""
+    return Counter(WAITING if row.state == NO_STATE else row.state for row in rows)
+
+
 def _summary_line(rows: list[HostRow], seconds: float) -> str:
-    states = Counter(row.state for row in rows)
+    states = progress_states(rows)
     unpaused = sum(not row.paused for row in rows)
     parts = ", ".join(f"{state} {count}" for state, count in sorted(states.items()))
     return f"{seconds:5.1f}s  hosts {len(rows)}  unpaused {unpaused}  [{parts}]"
@@ -74,10 +89,15 @@ class Progress:
     def __init__(self, stream: TextIO) -> None:
         self._stream, self._last = stream, 0.0
         self._live = _live(stream) if stream.isatty() else None
+        self._explained = False
 
     def show(self, rows: list[HostRow], seconds: float, final: bool = False) -> None:
+        if not self._explained:  # before the first bar or line: what its counts mean
+            self._stream.write(LEGEND + "\n")
+            self._stream.flush()
+            self._explained = True
         if self._live is not None:
-            self._live.show(Counter(row.state for row in rows), final)
+            self._live.show(progress_states(rows), final)
         elif final or seconds - self._last >= _PROGRESS_EVERY:
             self._stream.write(_summary_line(rows, seconds) + "\n")
             self._stream.flush()
@@ -117,7 +137,6 @@ def report(rows: list[HostRow], world: World, seconds: float, hosts: int) -> dic
 
 def print_table(rows: list[HostRow], summary: dict[str, Any], out: TextIO) -> None:
     """One line per host, then the summary in words."""
-    out.write(f"broker: {summary['broker_mode']} delivery\n")
     out.write(f"{'HOST':<12} {'IP':<18} {'STATE':<14} PAUSED\n")
     for row in rows:
         out.write(

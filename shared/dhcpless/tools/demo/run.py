@@ -58,6 +58,8 @@ def run_demo(
     world = World(settings or WorldSettings())
     world.start()
     try:
+        if not json_output:  # a setting of the run: said before the bar, not read as a result
+            print(f"broker: {world.broker.mode.value} delivery", flush=True)
         started = time.monotonic()
         note = create_through_policy(world.api_client(), inventory(hosts))
         rows = wait_for_hosts(world, hosts, deadline or 30.0 + hosts * 0.5, Progress(sys.stderr))
