@@ -70,9 +70,19 @@ def name_for_create(rt: ResourceType, meta: JSON) -> str:
             "metadata.name",
         )
         raise invalid(rt.kind, rt.group, "", [cause])
+    if _legacy_event(rt):
+        return name
     if causes := names.name_causes(name, namespace_like=rt.kind == "Namespace"):
         raise invalid(rt.kind, rt.group, name, causes)
     return name
+
+
+def _legacy_event(rt: ResourceType) -> bool:
+    """core/v1 Events keep their names unchecked: k8s.io/kubernetes `pkg/apis/core/validation/
+    events.go` `ValidateEventCreate` returns after the legacy checks for that version ("for
+    backwards compatibility"), so BMO's `generateName: Registered-` is accepted; only
+    events.k8s.io/v1 Events must have DNS-subdomain names."""
+    return rt.group == "" and rt.kind == "Event"
 
 
 def stamp_new(obj: JSON, rt: ResourceType, name: str, namespace: str) -> None:

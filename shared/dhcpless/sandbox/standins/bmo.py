@@ -34,6 +34,7 @@ from dhcpless.sandbox.standins.bmh_status import (
     provisioning_state,
 )
 from dhcpless.sandbox.standins.bmo_boots import HostKey, MachineBoots
+from dhcpless.sandbox.standins.bmo_power import HostPower
 from dhcpless.sandbox.standins.ironic import NetworkDataCheck, project_rules, refusal
 from dhcpless.sandbox.standins.ramdisk import BootResult, GleanMode, ramdisk_boot, require_glean
 
@@ -52,7 +53,7 @@ def _secret_name(host: dict[str, Any]) -> str | None:
     return (host.get("spec") or {}).get("preprovisioningNetworkDataName")
 
 
-class BMOController(MachineBoots, Controller[HostKey]):
+class BMOController(MachineBoots, HostPower, Controller[HostKey]):
     """Reconciles BareMetalHosts: register, inspect (ramdisk boot), available."""
 
     def __init__(
@@ -65,6 +66,11 @@ class BMOController(MachineBoots, Controller[HostKey]):
     ) -> None:
         require_glean()  # fail at start, with the install hint, not at the first boot
         self._hosts = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION)
+        self._core = client.CoreV1Api(api)
+        self._seen: dict[HostKey, dict[str, Any]] = {}
+        """Each host as its reconcile read it: which transition `_set_status` writes."""
+        self.events: list[tuple[HostKey, str]] = []
+        """Every Event written, in order: host and reason (`bmo_power`)."""
         self._secrets = PreprovisioningSecrets(api)
         self._glean_mode = glean_mode
         self._check = network_data_check
@@ -98,9 +104,9 @@ class BMOController(MachineBoots, Controller[HostKey]):
         host = self._hosts.get(_PLURAL, *key)
         if host is None or keys.PAUSED_ANNOTATION in (host["metadata"].get("annotations") or {}):
             return None  # BMO returns before anything else for a paused host
+        self._seen[key] = host
         if host["metadata"].get("deletionTimestamp"):
-            self._secrets.release(key[0], _secret_name(host))
-            return None
+            return self._on_deletion(key, host)
         state = provisioning_state(host)
         if state == ProvisioningState.NONE:
             self._set_status(key, host_status(ProvisioningState.REGISTERING))
@@ -109,7 +115,9 @@ class BMOController(MachineBoots, Controller[HostKey]):
             return self._register(key, host)
         if state == ProvisioningState.INSPECTING:
             return self._inspect(key, host)
-        return self._after_inspection(key, host)
+        self._ensure_finalizer(host)
+        powered = self._manage_power(key, host)
+        return powered if powered is not None else self._after_inspection(key, host)
 
     def _register(self, key: HostKey, host: dict[str, Any]) -> float | None:
         name = _secret_name(host)
@@ -152,4 +160,9 @@ class BMOController(MachineBoots, Controller[HostKey]):
 
     def _set_status(self, key: HostKey, status: dict[str, Any]) -> None:
         log.info("BareMetalHost %s/%s: %s", *key, status["provisioning"]["state"] or "-")
+        if (seen := self._seen.get(key)) is not None:
+            self._status_events(seen, status)
         self._hosts.patch_status(_PLURAL, *key, status)
+
+    def _events_api(self) -> client.CoreV1Api:
+        return self._core
