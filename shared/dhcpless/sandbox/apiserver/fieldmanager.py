@@ -82,7 +82,7 @@ def record(rt: ResourceType, new: JSON, old: JSON | None, opts: WriteOptions, su
     changed = {p for p, v in after.items() if p not in before or before[p] != v}
     removed = set(before) - set(after)
     operation = "Update" if applied is None else "Apply"
-    known = entries(old)
+    known = entries(new if new["metadata"].get("managedFields") else old)  # `meta.carry_over`
     mine = _find(known, manager, operation, sub)
     for entry in known:
         entry.fields -= removed | (changed if entry is not mine else set())

@@ -116,6 +116,7 @@ def spec_like(obj: JSON, rt: ResourceType) -> JSON:
 def carry_over(new: JSON, old: JSON, rt: ResourceType) -> None:
     """Keep what clients cannot change on update; bump generation on spec-like changes."""
     meta, old_meta = new["metadata"], old["metadata"]
+    given = meta.get("managedFields")
     for key in SERVER_OWNED:
         if key in old_meta:
             meta[key] = old_meta[key]
@@ -125,6 +126,8 @@ def carry_over(new: JSON, old: JSON, rt: ResourceType) -> None:
         meta.pop(key, None)
     if "managedFields" in old_meta:  # the field manager updates them after this
         meta["managedFields"] = old_meta["managedFields"]
+    if _usable_managed_fields(given):  # a client may rewrite them (kubectl's CSA -> SSA move)
+        meta["managedFields"] = given
     if "generateName" in old_meta:
         meta["generateName"] = old_meta["generateName"]
     if not rt.has_generation:
@@ -133,3 +136,20 @@ def carry_over(new: JSON, old: JSON, rt: ResourceType) -> None:
     generation = int(old_meta.get("generation", 1))
     changed = spec_like(new, rt) != spec_like(old, rt)
     meta["generation"] = generation + 1 if changed else generation
+
+
+def _usable_managed_fields(given: Any) -> bool:
+    """k8s.io/apimachinery `pkg/util/managedfields/internal/fieldmanager.go` `Update`: managed
+    fields a client sends are used when they decode and are not empty; otherwise the live
+    object's are kept, so a client that does not know them cannot drop them by accident."""
+    return (
+        isinstance(given, list)
+        and bool(given)
+        and all(
+            isinstance(e, dict)
+            and isinstance(e.get("manager"), str)
+            and e.get("operation") in ("Apply", "Update")
+            and isinstance(e.get("fieldsV1", {}), dict)
+            for e in given
+        )
+    )
