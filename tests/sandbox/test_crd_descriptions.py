@@ -6,11 +6,14 @@ images." became the description "CPU architecture of the host (x86_64" plus two 
 value, which `kubectl explain` then showed cut. Held here three ways: no schema node has a key
 without a value; every node uses only keywords the upstream CRD's node at the same path uses
 (`../shared/crds`, the generated CRDs, have no such stray keys); and `kubectl explain` prints a
-description that had a comma whole.
+description that had a comma whole, and the OpenAPI documents it reads (`/openapi/v3`) carry
+every field's description exactly as the CRD file has it.
 """
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -112,3 +115,27 @@ def _description(name: str, field: str) -> str:
             if where == field:
                 return str(node["description"])
     raise AssertionError(f"{field} not in {name}")
+
+
+def _served(sandbox: SandboxServer, group_version: str, kind: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{sandbox.url}/openapi/v3/apis/{group_version}") as answer:
+        document = json.load(answer)
+    schemas = document["components"]["schemas"]
+    (name,) = [n for n in schemas if n.endswith(f".{kind}")]
+    found: dict[str, Any] = schemas[name]
+    return found
+
+
+@pytest.mark.parametrize("name", METAL3)
+def test_what_kubectl_explain_reads_is_every_description_whole(
+    sandbox: SandboxServer, name: str
+) -> None:
+    for doc in _ours(name):
+        group, kind = doc["spec"]["group"], doc["spec"]["names"]["kind"]
+        for version, schema in _schemas([doc]):
+            served = dict(_nodes(_served(sandbox, f"{group}/{version}", kind)))
+            for where, node in _nodes(schema):
+                if where in ("metadata", "") or "description" not in node:
+                    continue
+                got = served[where].get("description")
+                assert got == node["description"], f"{kind} {version} {where}: {got!r}"
