@@ -62,8 +62,19 @@ def _status(create: Callable[[], Any]) -> int:
     return 201
 
 
-@pytest.mark.parametrize("create", KINDS)
-@pytest.mark.parametrize(("length", "status"), [(253, 201), (254, 422)])
+@pytest.mark.parametrize(
+    ("create", "length", "status"),
+    [
+        pytest.param(_secret, 253, 201, id="253-Secret"),
+        pytest.param(_secret, 254, 422, id="254-Secret"),
+        pytest.param(_ipclaim, 253, 201, id="253-IPClaim"),
+        pytest.param(_ipclaim, 254, 422, id="254-IPClaim"),
+        # core/v1 Events are exempt: k8s.io/kubernetes `pkg/apis/core/validation/events.go`
+        # `ValidateEventCreate` skips ObjectMeta validation for that version (BMO's Event names,
+        # `generateName: Registered-`, depend on it); events.k8s.io/v1 ones are checked.
+        pytest.param(_event, 254, 201, id="254-Event"),
+    ],
+)
 def test_object_names_above_253_are_refused(
     api_client: ApiClient, create: Create, length: int, status: int
 ) -> None:

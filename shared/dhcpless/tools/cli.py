@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 from dhcpless.keys import FunctionName
 from dhcpless.tools.cli_errors import UsageError, is_user_error, problem
@@ -105,9 +106,17 @@ def _kn_commands(args: argparse.Namespace) -> int:
     return run_kn_commands(args.filename)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line that says where help is, not the whole usage
+    block above it (sub-parsers are made with this class too)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (usage: {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser; every sub-command stores its runner in `args.run`."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="dhcpless",
         description="Static pre-provisioning network data for Metal3 hosts, on Knative.",
     )
@@ -155,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    sub: argparse._SubParsersAction[_Parser],
     name: str,
     run: Callable[[argparse.Namespace], int],
     help_text: str,
