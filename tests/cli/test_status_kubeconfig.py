@@ -79,6 +79,11 @@ def _broken_yaml(tmp: Path, url: str) -> tuple[list[str], str]:
     return [f"KUBECONFIG={tmp / 'y'}"], f"kubeconfig: malformed YAML at {tmp / 'y'}:2:1"
 
 
+def _nothing(tmp: Path, url: str) -> tuple[list[str], str]:
+    """No KUBECONFIG, no ~/.kube/config, not in a pod: both places are named."""
+    return ["HOME=" + str(tmp)], "KUBECONFIG is not set and ~/.kube/config does not exist"
+
+
 def _unknown_context(tmp: Path, url: str) -> tuple[list[str], str]:
     doc = {"current-context": "s", "contexts": [_context("s", "s")], "clusters": []}
     path = _write(tmp / "k", doc)
@@ -91,11 +96,12 @@ def _unknown_context(tmp: Path, url: str) -> tuple[list[str], str]:
 
 
 def _run(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: Any) -> tuple[int, str, str]:
-    options = [a for a in args if not a.startswith("KUBECONFIG=")]
+    options = [a for a in args if not a.startswith(("KUBECONFIG=", "HOME="))]
+    monkeypatch.setenv("KUBECONFIG", "")
     for setting in set(args) - set(options):
-        monkeypatch.setenv("KUBECONFIG", setting.removeprefix("KUBECONFIG="))
-    if not any(a.startswith("KUBECONFIG=") for a in args):
-        monkeypatch.setenv("KUBECONFIG", "")
+        name, _, value = setting.partition("=")
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
     code = cli.main(["status", "--json", *options])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
@@ -126,6 +132,7 @@ def test_the_cluster_is_found_as_kubectl_finds_it(
         pytest.param(_binary, id="binary"),
         pytest.param(_broken_yaml, id="broken-yaml"),
         pytest.param(_unknown_context, id="unknown-context"),
+        pytest.param(_nothing, id="no-kubeconfig-anywhere"),
     ],
 )
 def test_an_unusable_kubeconfig_is_one_line_naming_it(

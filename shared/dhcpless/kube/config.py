@@ -39,7 +39,11 @@ def configuration(
     if not files:
         if context:
             raise kubeconfig.KubeconfigError(f"--context {context}: no kubeconfig to look in")
-        return in_cluster(env)
+        try:
+            return in_cluster(env)
+        except OSError as err:  # say where a kubeconfig was looked for, too
+            where = "KUBECONFIG is not set and ~/.kube/config does not exist"
+            raise kubeconfig.KubeconfigError(f"no kubeconfig ({where}) and {err}") from None
     document = kubeconfig.merged(files)
     chosen = _context(document, files, context)
     return from_document(document, chosen) or _full_kubeconfig(files, chosen)
