@@ -140,6 +140,8 @@ def lines(host: BareMetalHost, secret: SecretReport | None) -> list[str]:
             f"{head} your credentials may not read it, so what is wrong in it is not shown;",
             "  run this command with a kubeconfig that can read it (e.g. its owner's)",
         ]
+    if secret.access is Access.MISSING and source == "ours":
+        return [f"{head} not written yet: the functions write it once the template renders"]
     if secret.access is Access.MISSING:
         return [f"{head} not found; create it with the key {keys.NETWORK_DATA_KEY}"]
     if not secret.findings:
