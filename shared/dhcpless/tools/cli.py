@@ -10,9 +10,9 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
 
 from dhcpless.keys import FunctionName
+from dhcpless.tools.cli_args import Parser, port, positive, whole
 from dhcpless.tools.cli_errors import UsageError, is_user_error, problem
 
 
@@ -106,34 +106,26 @@ def _kn_commands(args: argparse.Namespace) -> int:
     return run_kn_commands(args.filename)
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line that says where help is, not the whole usage
-    block above it (sub-parsers are made with this class too)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (usage: {self.prog} --help)\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser; every sub-command stores its runner in `args.run`."""
-    parser = _Parser(
+    parser = Parser(
         prog="dhcpless",
         description="Static pre-provisioning network data for Metal3 hosts, on Knative.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add(sub, "demo", _demo, "run the whole chain locally in an embedded sandbox (no cluster)")
     demo = sub.choices["demo"]
-    demo.add_argument("--hosts", type=_positive, default=10, help="hosts to register (10)")
+    demo.add_argument("--hosts", type=positive, default=10, help="hosts to register (10)")
     demo.add_argument("--json", action="store_true", help="end with one JSON summary object")
     demo.add_argument("--chaos", action="store_true", help="inject every kind of fault at once")
-    demo.add_argument("--seed", type=_whole, default=1, help="seed for --chaos (1)")
+    demo.add_argument("--seed", type=whole, default=1, help="seed for --chaos (1)")
     _broker_option(demo)
     sandbox = _add(sub, "sandbox", _sandbox, "run the demo environment long-running, for kubectl")
-    sandbox.add_argument("--port", type=_port, default=0, help="API port (0: any free port)")
+    sandbox.add_argument("--port", type=port, default=0, help="API port (0: any free port)")
     sandbox.add_argument("--kubeconfig", default="sandbox.kubeconfig", help="kubeconfig to write")
     serve = _add(sub, "serve", _serve, "serve one function as a CloudEvents HTTP service")
     serve.add_argument("function", choices=[f.value for f in FunctionName])
-    serve.add_argument("--port", type=_port, default=8080, help="HTTP port (8080)")
+    serve.add_argument("--port", type=port, default=8080, help="HTTP port (8080)")
     render = _add(sub, "render", _render, "render network data from Kubernetes YAML files")
     render.add_argument("--template", required=True, help="template YAML")
     render.add_argument("--host", required=True, help="BareMetalHost YAML")
@@ -150,8 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     status.add_argument("--context", help="kubeconfig context (default: its current-context)")
     bench_help = "measure the chain against the minimal writes, in the sandbox"
     bench = _add(sub, "bench", _bench, bench_help)
-    bench.add_argument("--hosts", type=_positive, default=100, help="hosts in the batch (100)")
-    bench.add_argument("--pools", type=_positive, default=1, help="IP pools per host (1)")
+    bench.add_argument("--hosts", type=positive, default=100, help="hosts in the batch (100)")
+    bench.add_argument("--pools", type=positive, default=1, help="IP pools per host (1)")
     bench.add_argument("--json", action="store_true", help="end with one JSON report object")
     bench.add_argument("--plot", help="write a PNG of time-to-unpause per host to this file")
     _broker_option(bench)
@@ -164,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add(
-    sub: argparse._SubParsersAction[_Parser],
+    sub: argparse._SubParsersAction[Parser],
     name: str,
     run: Callable[[argparse.Namespace], int],
     help_text: str,
@@ -180,32 +172,6 @@ def _broker_option(parser: argparse.ArgumentParser) -> None:
     needs no sandbox import)."""
     help_text = "sync: as the default Broker is installed (default); async: answer at once"
     parser.add_argument("--broker", choices=["sync", "async"], default="sync", help=help_text)
-
-
-def _whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-
-
-def _positive(text: str) -> int:
-    value = _whole(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _port(text: str) -> int:
-    """A TCP port, checked here: out of range, the socket layer raises OverflowError (a
-    traceback) long after the arguments were read."""
-    value = _whole(text)
-    if not 0 <= value <= MAX_PORT:
-        raise argparse.ArgumentTypeError(f"must be 0 to {MAX_PORT} (0: any free port), got {value}")
-    return value
-
-
-MAX_PORT = 65535
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -214,6 +214,6 @@ class SandboxServer:
                 }
             ],
         }
-        target = Path(path)
-        target.write_text(yaml.safe_dump(config, sort_keys=False))
-        return target
+        partial = Path(path).with_name(f".{Path(path).name}.partial")  # renamed whole: whoever
+        partial.write_text(yaml.safe_dump(config, sort_keys=False))  # waits never reads half
+        return partial.replace(path)

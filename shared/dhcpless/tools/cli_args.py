@@ -1,0 +1,41 @@
+"""Argument types and the parser class of the `dhcpless` command line: each bad value is
+refused by argparse as one line, before any sub-command starts."""
+
+from __future__ import annotations
+
+import argparse
+from typing import NoReturn
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line that says where help is, not the whole usage
+    block above it (sub-parsers are made with this class too)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (usage: {self.prog} --help)\n")
+
+
+def whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def positive(text: str) -> int:
+    value = whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def port(text: str) -> int:
+    """A TCP port, checked here: out of range, the socket layer raises OverflowError (a
+    traceback) long after the arguments were read."""
+    value = whole(text)
+    if not 0 <= value <= MAX_PORT:
+        raise argparse.ArgumentTypeError(f"must be 0 to {MAX_PORT} (0: any free port), got {value}")
+    return value
+
+
+MAX_PORT = 65535
