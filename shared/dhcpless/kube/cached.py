@@ -11,7 +11,7 @@ no RBAC for `watch`) is read directly.
 from __future__ import annotations
 
 from dhcpless.errors import Gone
-from dhcpless.kube import core
+from dhcpless.kube import core, kept
 from dhcpless.kube.errors import Verb, translated
 from dhcpless.kube.generic import GenericKube
 from dhcpless.kube.resources import M, Raw, Resource
@@ -25,7 +25,7 @@ class CachedReads(GenericKube):
 
     def cached_list(self, res: Resource[M], namespace: str) -> list[M]:
         core.check_segments({"namespace": namespace})
-        items = self._held(res, namespace)
+        items = self._held(res, namespace, whole=True)
         if items is None:
             return self.list(res, namespace)
         with translated(Verb.LIST, res.what(namespace)):
@@ -33,7 +33,7 @@ class CachedReads(GenericKube):
 
     def cached_get(self, res: Resource[M], namespace: str, name: str) -> M:
         core.check_segments({"namespace": namespace, "name": name})
-        items = self._held(res, namespace)
+        items = self._held(res, namespace, whole=True)
         if items is None:
             return self.get(res, namespace, name)
         if name not in items:
@@ -50,9 +50,13 @@ class CachedReads(GenericKube):
             return None
         return _parsed(res, namespace, name, items[name])
 
-    def _held(self, res: Resource[M], namespace: str) -> dict[str, Raw] | None:
-        """The cache's objects of `res` in `namespace` by name; None: it cannot answer."""
-        return self.cache.items(res, namespace) if self.cache is not None else None
+    def _held(self, res: Resource[M], namespace: str, whole: bool = False) -> dict[str, Raw] | None:
+        """The cache's objects of `res` in `namespace` by name; None: it cannot answer.
+        `whole`: only if the cache holds every object of the kind (absence is absence), not
+        only the most recent (`kube.kept.limit_for`)."""
+        if self.cache is None or (whole and kept.limit_for(res) is not None):
+            return None
+        return self.cache.items(res, namespace)
 
 
 def _parsed(res: Resource[M], namespace: str, name: str, raw: Raw) -> M:

@@ -28,7 +28,7 @@ from typing import Any
 from kubernetes.client import ApiClient
 from kubernetes.client.exceptions import ApiException
 
-from dhcpless.kube import watchstream
+from dhcpless.kube import kept, watchstream
 from dhcpless.kube.resources import Raw, Resource
 from dhcpless.kube.watchstream import Expired, WatchEvent
 
@@ -44,6 +44,8 @@ class Informer:
 
     def __init__(self, api: ApiClient, res: Resource[Any], namespace: str) -> None:
         self.api, self.res, self.namespace = api, res, namespace
+        self.keep, self.limit = kept.keep_for(res), kept.limit_for(res)
+        """What of each object is held, and how many (`kube.kept`)."""
         self.version = ""
         self._items: dict[str, Raw] = {}
         self._lock = threading.Lock()
@@ -87,7 +89,11 @@ class Informer:
     def _list_and_watch(self) -> bool:
         """True when the LIST succeeded (the backoff starts afresh), False when it failed."""
         try:
-            listed = watchstream.list_all(self.api, self.res, self.namespace)
+            listed = (
+                watchstream.list_all(self.api, self.res, self.namespace, self.keep)
+                if self.limit is None
+                else watchstream.list_version(self.api, self.res, self.namespace)
+            )
         except Exception as err:  # any failure: back off and list again
             self._failed("list", err)
             self.tried.set()
@@ -121,6 +127,7 @@ class Informer:
     def _replace(self, listed: watchstream.Listed) -> None:
         with self._lock:
             self._items = {str(o["metadata"]["name"]): o for o in listed.items}
+            self._trim()
             self.version = listed.resource_version
             self.heard = time.monotonic()
             self.synced.set()
@@ -130,11 +137,21 @@ class Informer:
         meta = event.object.get("metadata") or {}
         with self._lock:
             if event.type in ("ADDED", "MODIFIED"):
-                self._items[str(meta.get("name"))] = event.object
+                name = str(meta.get("name"))
+                self._items.pop(name, None)  # the most recent last (`_trim` drops the oldest)
+                self._items[name] = self.keep(event.object)
+                self._trim()
             elif event.type == "DELETED":
                 self._items.pop(str(meta.get("name")), None)
             self.version = str(meta.get("resourceVersion") or self.version)
             self.heard = time.monotonic()
+
+    def _trim(self) -> None:
+        """Hold at most `limit` objects, the most recently added or changed (lock held). A
+        bounded informer starts from the collection's version alone and holds what changes
+        after it: whatever it holds is current, and a name it lacks says nothing."""
+        while self.limit is not None and len(self._items) > self.limit:
+            del self._items[next(iter(self._items))]
 
     def _failed(self, what: str, err: Exception) -> None:
         self.synced.clear()  # stale by an unknown amount from here until the next LIST
