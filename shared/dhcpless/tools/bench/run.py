@@ -27,6 +27,7 @@ from dhcpless.sandbox.standins.bmo import GleanMode
 from dhcpless.tools.bench import coldstart as bench_coldstart
 from dhcpless.tools.bench import floor_live as bench_floor_live
 from dhcpless.tools.bench import inventory as bench_inventory
+from dhcpless.tools.bench import records
 from dhcpless.tools.bench import report as bench_report
 from dhcpless.tools.bench.chaos import measure_chaos
 from dhcpless.tools.bench.count import of_identity, window
@@ -53,14 +54,16 @@ def run_bench(
     plot: Path | None,
     broker: str = "sync",
     chaos: bool = False,
+    record: Path | None = None,
 ) -> int:
-    """Run and print the report (JSON or a table); 0 when every host was unpaused."""
+    """Run and print the report (JSON or a table); 0 when every host was unpaused. `record`:
+    a folder to save the report in too (`bench.records`)."""
     if hosts < 1 or pools < 1:
         print("dhcpless bench: --hosts and --pools must be at least 1", file=sys.stderr)
         return 2
     mode = BrokerMode(broker)
     if chaos:
-        return _chaos(hosts, mode)
+        return _chaos(hosts, mode, record)
     try:
         result = measure(hosts, pools, repeats=COLD_REPEATS if hosts >= 200 else 1, mode=mode)
     except Unsettled as error:
@@ -68,14 +71,18 @@ def run_bench(
         return 1
     if plot is not None:
         bench_report.write_plot(result, plot)
+    if record is not None:
+        records.record(result, record, hosts)
     print(json.dumps(result, sort_keys=True) if json_output else bench_report.table(result))
     return 0 if result["unpaused"] == hosts else 1
 
 
-def _chaos(hosts: int, mode: BrokerMode) -> int:
+def _chaos(hosts: int, mode: BrokerMode, record: Path | None) -> int:
     """The chaos run (`bench_chaos`), always one JSON object; 0 when no broken host was
     unpaused and every healthy one was."""
     result = measure_chaos(hosts, CHAOS_BROKEN_EVERY, mode)
+    if record is not None:
+        records.record(result, record, hosts)
     print(json.dumps(result, sort_keys=True))
     healthy = result["healthy_hosts"]
     done = result["baseline_unpaused"] == result["chaos_healthy_unpaused"] == healthy
