@@ -27,7 +27,7 @@ from dhcpless.sandbox.standins.bmo import GleanMode
 from dhcpless.tools.bench import coldstart as bench_coldstart
 from dhcpless.tools.bench import floor_live as bench_floor_live
 from dhcpless.tools.bench import inventory as bench_inventory
-from dhcpless.tools.bench import records
+from dhcpless.tools.bench import records, sizing
 from dhcpless.tools.bench import report as bench_report
 from dhcpless.tools.bench.chaos import measure_chaos
 from dhcpless.tools.bench.count import of_identity, window
@@ -122,8 +122,9 @@ def _phases(
     create(admin, bench_inventory.setup(pools))
     live = bench_floor_live.for_world(world, admin, pools)
     live.start()
-    if not quiet(lambda: _calls(world), lambda s: world.broker.wait_idle(timeout=s), 120.0):
-        raise Unsettled("the setup's events were still being delivered after 120 s")
+    idle, setup_wait = (lambda s: world.broker.wait_idle(timeout=s)), sizing.SETUP_QUIET_SECONDS
+    if not quiet(lambda: _calls(world), idle, setup_wait):
+        raise Unsettled(f"the setup's events were still being delivered after {setup_wait:.0f} s")
     watch = UnpauseWatch(world.sandbox, ns)
     watch.start()
     start, calls0, costs0 = world.sandbox.audit.total, _calls(world), world.costs()
@@ -133,18 +134,18 @@ def _phases(
     for obj in bench_inventory.hosts(hosts):
         create(admin, [obj])
         registered[obj["metadata"]["name"]] = time.monotonic()
-    watch.wait_for(hosts, timeout=60.0 + hosts * 0.5)
+    watch.wait_for(hosts, timeout=sizing.unpause_seconds(hosts))
     seconds = max(watch.unpaused.values(), default=time.monotonic()) - began
     handler, cpu = world.costs().since(costs0)
     floor_samples = live.stop()
     batch_end, calls1 = world.sandbox.audit.total, _calls(world)
-    _settle(world, hosts)
+    _settle(world, hosts, sizing.settle_seconds(hosts))
     rss = {
         f.value: max(s.sample(), s.peak_pss_mb, cold.memory.get(f.value, 0.0))
         for f, s in world.processes.items()
     }
     life_end, calls2 = world.sandbox.audit.total, _calls(world)
-    at_rest(world, admin, list(registered))
+    at_rest(world, admin, list(registered), sizing.rest_seconds(hosts))
     idle_end, calls3 = world.sandbox.audit.total, _calls(world)
     watch.stop()
     records = world.sandbox.audit.records
@@ -183,7 +184,7 @@ def _cold_starts(world: ProcessWorld) -> dict[str, list[float]]:
     }
 
 
-def _settle(world: ProcessWorld, hosts: int, timeout: float = 600.0) -> None:
+def _settle(world: ProcessWorld, hosts: int, timeout: float) -> None:
     """Until every host is `available` and no delivery is in flight; `Unsettled` naming the
     hosts as soon as the rest are all ones BMO reports stuck or refused, or at `timeout`."""
     view, ns = CustomObjects(world.api_client(), "metal3.io", "v1alpha1"), bench_inventory.NAMESPACE
