@@ -25,7 +25,7 @@ class CachedReads(GenericKube):
 
     def cached_list(self, res: Resource[M], namespace: str) -> list[M]:
         core.check_segments({"namespace": namespace})
-        items = self._held(res, namespace, whole=True)
+        items = self._held(res, namespace)
         if items is None:
             return self.list(res, namespace)
         with translated(Verb.LIST, res.what(namespace)):
@@ -33,7 +33,7 @@ class CachedReads(GenericKube):
 
     def cached_get(self, res: Resource[M], namespace: str, name: str) -> M:
         core.check_segments({"namespace": namespace, "name": name})
-        items = self._held(res, namespace, whole=True)
+        items = self._held(res, namespace)
         if items is None:
             return self.get(res, namespace, name)
         if name not in items:
@@ -45,16 +45,13 @@ class CachedReads(GenericKube):
         caller reads directly: for a kind whose objects appear just before their event, a
         name not there yet is lag, not absence)."""
         core.check_segments({"namespace": namespace, "name": name})
-        items = self._held(res, namespace)
-        if items is None or name not in items:
-            return None
-        return _parsed(res, namespace, name, items[name])
+        found = self.cache.find(res, namespace, name) if self.cache is not None else None
+        return None if found is None else _parsed(res, namespace, name, found)
 
-    def _held(self, res: Resource[M], namespace: str, whole: bool = False) -> dict[str, Raw] | None:
-        """The cache's objects of `res` in `namespace` by name; None: it cannot answer.
-        `whole`: only if the cache holds every object of the kind (absence is absence), not
-        only the most recent (`kube.kept.limit_for`)."""
-        if self.cache is None or (whole and kept.limit_for(res) is not None):
+    def _held(self, res: Resource[M], namespace: str) -> dict[str, Raw] | None:
+        """The cache's objects of `res` in `namespace` by name; None: it cannot answer, or it
+        holds only the most recent of the kind (`kube.kept.limit_for`: absence says nothing)."""
+        if self.cache is None or kept.limit_for(res) is not None:
             return None
         return self.cache.items(res, namespace)
 

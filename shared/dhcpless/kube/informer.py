@@ -47,7 +47,8 @@ class Informer:
         self.keep, self.limit = kept.keep_for(res), kept.limit_for(res)
         """What of each object is held, and how many (`kube.kept`)."""
         self.version = ""
-        self._items: dict[str, Raw] = {}
+        self._items: dict[str, Raw | bytes] = {}
+        """By name; a bounded kind's objects packed (`kube.kept.pack`)."""
         self._lock = threading.Lock()
         self.synced, self.stopped = threading.Event(), threading.Event()
         self.tried = threading.Event()
@@ -73,9 +74,19 @@ class Informer:
 
     def items(self) -> dict[str, Raw] | None:
         """A copy of the objects by name; None when not synced (read directly instead)."""
-        quiet = time.monotonic() - self.heard > QUIET_SECONDS
         with self._lock:
-            return dict(self._items) if self.synced.is_set() and not quiet else None
+            held = dict(self._items) if self._answers() else None
+        return None if held is None else {name: kept.unpack(obj) for name, obj in held.items()}
+
+    def find(self, name: str) -> Raw | None:
+        """One object by name; None when not held or not synced (read directly instead)."""
+        with self._lock:
+            found = self._items.get(name) if self._answers() else None
+        return None if found is None else kept.unpack(found)
+
+    def _answers(self) -> bool:
+        """Synced and heard from lately (lock held)."""
+        return self.synced.is_set() and time.monotonic() - self.heard <= QUIET_SECONDS
 
     def _run(self) -> None:
         delay = BACKOFF_FIRST
@@ -139,7 +150,8 @@ class Informer:
             if event.type in ("ADDED", "MODIFIED"):
                 name = str(meta.get("name"))
                 self._items.pop(name, None)  # the most recent last (`_trim` drops the oldest)
-                self._items[name] = self.keep(event.object)
+                obj = self.keep(event.object)
+                self._items[name] = obj if self.limit is None else kept.pack(obj)
                 self._trim()
             elif event.type == "DELETED":
                 self._items.pop(str(meta.get("name")), None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -80,4 +81,11 @@ def test_a_bounded_informer_holds_the_most_recent() -> None:
     informer._apply(WatchEvent("MODIFIED", _address("a2")))  # changed: most recent again
     informer._apply(WatchEvent("ADDED", _address("a5")))
     assert list(informer._items) == ["a4", "a2", "a5"]
-    assert "managedFields" not in informer._items["a5"]["metadata"]
+    held = informer._items["a5"]
+    assert isinstance(held, bytes)  # packed
+    assert "managedFields" not in kept.unpack(held)["metadata"]
+    assert informer.find("a5") is None  # not synced: it does not answer
+    informer.synced.set()
+    informer.heard = time.monotonic()
+    assert (informer.find("a5") or {}).get("spec") == _address("a5")["spec"]
+    assert informer.find("a0") is None  # not held: read directly
