@@ -56,7 +56,8 @@ def _stamp(kind: str) -> Path:
 
 def ensure_env(group: str | None) -> None:
     """Create .venv and install the project (editable, with the `sandbox` extra the demo
-    needs) plus one dependency group, unless an install for this pyproject.toml covers it."""
+    needs and the `plot` extra the bench's figures need) plus one dependency group, unless an
+    install for this pyproject.toml covers it."""
     kind = group or "runtime"
     if _stamp(kind).exists():
         return
@@ -65,7 +66,7 @@ def ensure_env(group: str | None) -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     print(f"dev.py: installing metal3-dhcpless ({group or 'runtime'} dependencies)", flush=True)
     _pip(f"pip>={MIN_PIP}")
-    _pip("-e", ".[sandbox]", *(("--group", group) if group else ()))
+    _pip("-e", ".[sandbox,plot]", *(("--group", group) if group else ()))
     for old in VENV.glob(".installed-*"):
         old.unlink()
     for covered in COVERS.get(kind, (kind,)):

@@ -1,86 +1,112 @@
-"""The bench PNG has a title, labelled axes and a legend (read back from the PNG bytes)."""
+"""The bench's figures (`bench.figures`, matplotlib): each one is a PNG that decodes, of the
+size the README shows, not blank; `--figures DIR` draws every figure its saved reports allow;
+without matplotlib `--plot` and `--figures` end in one line naming the extra (exit 2).
+No assertion on pixels: what is drawn is matplotlib's business."""
 
 from __future__ import annotations
 
-import struct
-import zlib
+import json
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from matplotlib import image
 
-from dhcpless.tools.bench import plot as bench_plot
-from dhcpless.tools.bench.font import UNKNOWN, glyph
+from dhcpless.tools import cli
+from dhcpless.tools.bench import figures, records
 
-Pixel = tuple[int, int, int]
-
-
-def _pixels(png: bytes) -> list[list[Pixel]]:
-    """Rows of RGB pixels from the 8-bit RGB, filter-0 PNG `bench_plot` writes."""
-    assert png.startswith(b"\x89PNG\r\n\x1a\n")
-    width, height = struct.unpack(">II", png[16:24])
-    at, data = 8, b""
-    while at < len(png):
-        (size,), kind = struct.unpack(">I", png[at : at + 4]), png[at + 4 : at + 8]
-        data += png[at + 8 : at + 8 + size] if kind == b"IDAT" else b""
-        at += 12 + size
-    raw, stride = zlib.decompress(data), 1 + 3 * width
-    rows = [raw[y * stride + 1 : (y + 1) * stride] for y in range(height)]
-    return [[(r[3 * x], r[3 * x + 1], r[3 * x + 2]) for x in range(width)] for r in rows]
+FUNCTIONS = ("host-registration", "ipclaim-fulfilment", "resync", "secret-readiness")
 
 
-def _colors(image: list[list[Pixel]], ys: range, xs: range) -> set[Pixel]:
-    return {image[y][x] for y in ys for x in xs}
+def report(hosts: int, mode: str = "sync") -> dict[str, Any]:
+    """The keys the figures read, shaped as `dhcpless bench --json` prints them."""
+    seconds = [0.5 + (i * 37 % 100) / 40 for i in range(hosts)]
+    return {
+        "broker_mode": mode, "hosts": hosts, "seconds": hosts / 16, "to_unpause_seconds": seconds,
+        "p50_seconds": 1.7, "p95_seconds": 2.9, "function_to_floor_ratio": 1.3,
+        "rss_mb": {name: 60.0 + i for i, name in enumerate(FUNCTIONS)},
+    }  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def image(tmp_path_factory: pytest.TempPathFactory) -> list[list[Pixel]]:
-    seconds = [0.5 + (i * 37 % 100) / 40 for i in range(100)]
-    path = bench_plot.plot(seconds, 1.2, 2.6, tmp_path_factory.mktemp("plot") / "p.png")
-    return _pixels(Path(path).read_bytes())
+CHAOS = {
+    "broker_mode": "sync", "healthy_hosts": 90, "broken_hosts": 10, "baseline_unpaused": 90,
+    "chaos_healthy_unpaused": 90, "broken_unpaused": 0, "baseline_p95_seconds": 4.1,
+    "chaos_healthy_p95_seconds": 4.4, "healthy_p95_ratio": 1.07,
+}  # fmt: skip
+
+
+def decoded(path: Path) -> Any:
+    """The PNG as pixels: it decodes, at the figures' size, and is not one flat colour."""
+    pixels = image.imread(str(path), format="png")
+    width, height = (int(side * figures.DPI) for side in figures.SIZE)
+    assert pixels.shape[:2] == (height, width)
+    assert pixels.min() < pixels.max()
+    return pixels
 
 
 @pytest.mark.parametrize(
-    ("ys", "xs", "colors"),
+    "draw",
     [
-        pytest.param(range(8, 24), range(bench_plot.WIDTH), {bench_plot.BLACK}, id="title"),
+        pytest.param(lambda p: figures.unpause([report(100)], p), id="unpause-one-run"),
         pytest.param(
-            range(bench_plot.HEIGHT - bench_plot.MARGIN + 22, bench_plot.HEIGHT),
-            range(bench_plot.WIDTH),
-            {bench_plot.BLACK},
-            id="x-axis-label",
+            lambda p: figures.unpause([report(100), report(100, "async")], p), id="both-brokers"
         ),
-        pytest.param(
-            range(bench_plot.TOP - 14, bench_plot.TOP - 4),
-            range(60),
-            {bench_plot.BLACK},
-            id="y-axis-label",
-        ),
-        pytest.param(
-            range(bench_plot.TOP + 4, bench_plot.TOP + 60),
-            range(bench_plot.LEGEND_X, bench_plot.WIDTH - 13),
-            {bench_plot.BLUE, bench_plot.GREY, bench_plot.RED, bench_plot.BLACK},
-            id="legend",
-        ),
+        pytest.param(lambda p: figures.scale([report(n) for n in (500, 1000, 2000)], p),
+                     id="scale"),
+        pytest.param(lambda p: figures.chaos(CHAOS, p), id="chaos"),
+    ],
+)  # fmt: skip
+def test_each_figure_is_a_png_that_decodes(draw: Any, tmp_path: Path) -> None:
+    decoded(draw(tmp_path / "f.png"))
+
+
+def test_figures_are_drawn_from_saved_reports(tmp_path: Path) -> None:
+    folder = tmp_path / "bench"
+    for saved in (report(100), report(100, "async"), report(200)):
+        records.record(saved, folder, saved["hosts"])
+    records.record(CHAOS, folder, 100)
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "async-100.json", "chaos-sync-100.json", "sync-100.json", "sync-200.json",
+    ]  # fmt: skip
+    assert json.loads((folder / "sync-200.json").read_text())["hosts"] == 200
+    written = records.draw(folder)
+    assert [p.name for p in written] == ["bench-unpause.png", "bench-scale.png", "bench-chaos.png"]
+    for path in written:
+        decoded(path)
+
+
+def test_the_brokers_are_compared_at_the_size_both_ran() -> None:
+    runs = [report(100), report(100, "async"), report(200)]
+    assert [(r["hosts"], r["broker_mode"]) for r in records.side_by_side(runs)] == [
+        (100, "sync"), (100, "async"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        pytest.param(["--plot", "out.png"], id="plot"),
+        pytest.param(["--figures", "."], id="figures"),
     ],
 )
-def test_the_plot_is_labelled(
-    image: list[list[Pixel]], ys: range, xs: range, colors: set[Pixel]
+def test_without_matplotlib_one_line_names_the_extra(
+    option: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
 ) -> None:
-    assert colors <= _colors(image, ys, xs)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib: ImportError
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["bench", "--hosts", "1", *option]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1
+    assert option[0] in lines[0] and f"metal3-dhcpless[{figures.EXTRA}]" in lines[0]
+    assert not (tmp_path / "out.png").exists()
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        pytest.param(bench_plot.TITLE, id="title"),
-        pytest.param(bench_plot.X_LABEL, id="x-label"),
-        pytest.param(bench_plot.Y_LABEL, id="y-label"),
-        pytest.param("ONE HOST P50 0.12s P95 3.45s 6789", id="legend"),
-    ],
-)
-def test_every_character_drawn_is_in_the_font(text: str) -> None:
-    assert [c for c in text if glyph(c) == UNKNOWN] == []
-
-
-def test_the_unknown_mark_is_no_character() -> None:
-    assert UNKNOWN not in set(map(glyph, "0123456789.sABCDEFGHIJKLMNOPQRSTUVWXYZ (),-:%/"))
+def test_figures_of_a_folder_without_reports_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert cli.main(["bench", "--figures", str(tmp_path)]) == 2
+    assert "no saved reports" in capsys.readouterr().err

@@ -247,6 +247,7 @@ def test_release_patch_sets_name_guarded_by_resource_version() -> None:
         {"op": "test", "path": "/metadata/resourceVersion", "value": "41"},
         {"op": "add", "path": "/spec/preprovisioningNetworkDataName", "value": OURS},
         {"op": "remove", "path": PAUSE},
+        {"op": "add", "path": "/metadata/labels", "value": {keys.DONE_LABEL: keys.DONE_VALUE}},
     ]
 
 

@@ -12,15 +12,16 @@ from typing import Any
 
 import pytest
 
+from dhcpless.chain.decide import heal
 from dhcpless.chain.decide.heal import PoolMark, may_have_room
 from dhcpless.chain.hints import Decided, Rooms
 from dhcpless.models import IPClaim, IPPool
 
-SEEN = PoolMark("u1", 1, frozenset({("a", "10.0.0.1")}))
+SEEN = PoolMark("u1", 1, frozenset({hash(("a", "10.0.0.1"))}))
 
 
 def mark(uid: str = "u1", generation: int = 1, **held: str) -> PoolMark:
-    return PoolMark(uid, generation, frozenset(held.items()))
+    return PoolMark(uid, generation, frozenset(hash(entry) for entry in held.items()))
 
 
 @pytest.mark.parametrize(
@@ -42,6 +43,10 @@ def test_may_have_room(before: PoolMark | None, now: PoolMark, room: bool) -> No
 def pool(indexes: dict[str, str]) -> IPPool:
     meta = {"name": "p", "namespace": "ns", "uid": "u1", "generation": 1}
     return IPPool.from_k8s({"metadata": meta, "spec": {}, "status": {"indexes": indexes}})
+
+
+def test_a_pool_mark_is_what_the_room_rule_compares() -> None:
+    assert heal.mark(pool({"a": "10.0.0.1"})) == SEEN
 
 
 @pytest.mark.parametrize(

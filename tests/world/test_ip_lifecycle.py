@@ -139,3 +139,32 @@ def test_a_pool_waiting_for_its_cluster_is_explained_then_served(
     meta = {"name": "later", "namespace": NS}
     create(api, [{"apiVersion": "cluster.x-k8s.io/v1beta2", "kind": "Cluster", "metadata": meta}])
     assert eventually(lambda: not _paused(api, "host-000"), timeout=60)
+
+
+@pytest.mark.e2e
+def test_a_host_marked_done_is_lent_to_on_its_metal3data_event() -> None:
+    """Released and labelled done (`chain.decide.quiet`: BMO's status updates of it reach no
+    function), then associated by CAPM3: its claim is lent on the Metal3Data's event, with no
+    resync tick to fall back on."""
+    world = World(WorldSettings(resync_seconds=3600, idle_seconds=0.5))
+    world.start()
+    capm3 = CAPM3Controller(world.api_client(), [POOL])
+    try:
+        api = world.api_client()
+        hosts = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION)
+        create(api, _objects(None))
+
+        def done() -> bool:
+            found = [hosts.get("baremetalhosts", NS, f"host-00{i}") or {} for i in range(2)]
+            labels = [(h.get("metadata") or {}).get("labels") or {} for h in found]
+            return all(found) and all(keys.DONE_LABEL in label for label in labels)
+
+        assert eventually(done, timeout=60)
+        capm3.start()
+        assert eventually(lambda: set(capm3.deployed) == {"host-000", "host-001"}, timeout=60)
+        assert all(_owners(api, n) == ["BareMetalHost", "Metal3Data"] for n in capm3.deployed)
+        assert capm3.claimed == set()
+        assert world.counters().invocations.get("resync", 0) == 0
+    finally:
+        capm3.stop()
+        world.stop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from dhcpless.keys import NetworkDataFormat
 from dhcpless.models.meta import OwnerReference
@@ -40,6 +41,14 @@ class WriteSecret:
     """`keys.CLAIMED_POOLS_ANNOTATION`: the pools whose claims gave the data ("": none)."""
 
 
+class DoneMark(StrEnum):
+    """What a release does with `keys.DONE_LABEL` (`chain.decide.quiet`)."""
+
+    KEEP = "keep"
+    ADD = "add"
+    REMOVE = "remove"
+
+
 @dataclass(frozen=True, slots=True)
 class ReleaseHost:
     """Point the host at its Secret and remove our pause, in one conditional JSON patch.
@@ -54,6 +63,10 @@ class ReleaseHost:
     resource_version: str
     claimed: str = ""
     """Recorded on the host as `keys.CLAIMED_POOLS_ANNOTATION` ("": nothing to record)."""
+    done: DoneMark = DoneMark.KEEP
+    """Mark the host done (nothing left for us) or remove the mark, in the same patch."""
+    has_labels: bool = True
+    """The host as read has a labels map (else the mark adds the map, guarded)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,16 +54,19 @@ class Rooms:
             self._seen.pop((namespace, name), None)
 
 
-def _key(claim: IPClaim) -> tuple[str, str]:
-    return claim.metadata.namespace or "default", claim.metadata.name
+def _key(claim: IPClaim) -> int:
+    """A claim's (namespace, name) as one hash: the claim objects' strings are not kept alive
+    (issue 28). A collision can only make `covers` compare with another claim's version, and
+    resourceVersions are not shared between objects written apart."""
+    return hash((claim.metadata.namespace or "default", claim.metadata.name))
 
 
 class Decided:
-    """Claim (namespace, name) -> the version a finished run listed; thread-safe."""
+    """Claim (namespace, name), hashed -> the version a finished run listed; thread-safe."""
 
     def __init__(self, limit: int = LIMIT) -> None:
         self._lock = threading.Lock()
-        self._seen: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._seen: OrderedDict[int, str] = OrderedDict()
         self._limit = limit
 
     def covers(self, claim: IPClaim) -> bool:

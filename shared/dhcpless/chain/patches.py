@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from dhcpless import keys
-from dhcpless.chain.actions import LendClaim, NudgeClaim, ReleaseHost
+from dhcpless.chain.actions import DoneMark, LendClaim, NudgeClaim, ReleaseHost
 
 
 def lend_patch(action: LendClaim) -> list[dict[str, Any]]:
@@ -43,6 +43,8 @@ PAUSE_PATH = f"/metadata/annotations/{_escape(keys.PAUSED_ANNOTATION)}"
 NAME_PATH = "/spec/preprovisioningNetworkDataName"
 RELEASED_AT_PATH = f"/metadata/annotations/{_escape(keys.RELEASED_AT_ANNOTATION)}"
 CLAIMED_PATH = f"/metadata/annotations/{_escape(keys.CLAIMED_POOLS_ANNOTATION)}"
+DONE_PATH = f"/metadata/labels/{_escape(keys.DONE_LABEL)}"
+VERSION_PATH = "/metadata/resourceVersion"
 
 
 def release_patch(action: ReleaseHost, released_at: str | None = None) -> list[dict[str, Any]]:
@@ -53,17 +55,17 @@ def release_patch(action: ReleaseHost, released_at: str | None = None) -> list[d
     `released_at` (RFC 3339) is recorded in the same request, for hang detection (resync),
     and so are the pools the host's claims are of (`action.claimed`, `chain.decide.reclaim`):
     one more annotation op, so no label or annotation someone else wrote is touched.
-    It writes no label: a host is never "done" (CAPM3 may borrow its claims after any
-    re-provisioning, `chain.decide.lifecycle`), and a labels map written whole would drop labels
-    someone added since we read the host (issue 14, finding 6).
+    The only label it touches is `keys.DONE_LABEL` (`action.done`, `chain.decide.quiet`), by
+    its own key; a host without a labels map gets one holding only that key, guarded by the
+    resourceVersion read, so no label someone added since is dropped (issue 14, finding 6).
     """
     stamp = [{"op": "add", "path": RELEASED_AT_PATH, "value": released_at}]
     claimed = [{"op": "add", "path": CLAIMED_PATH, "value": action.claimed}]
-    guard = (
-        [{"op": "test", "path": "/metadata/resourceVersion", "value": action.resource_version}]
-        if action.set_name
-        else [{"op": "test", "path": NAME_PATH, "value": action.secret_name}]
-    )
+    version = [{"op": "test", "path": VERSION_PATH, "value": action.resource_version}]
+    guard = version if action.set_name else [
+        {"op": "test", "path": NAME_PATH, "value": action.secret_name},
+        *(version if action.done is DoneMark.ADD and not action.has_labels else []),
+    ]  # fmt: skip
     write_name = [{"op": "add", "path": NAME_PATH, "value": action.secret_name}]
     return [
         {"op": "test", "path": PAUSE_PATH, "value": keys.PREPROVISIONING_PAUSE},
@@ -72,4 +74,16 @@ def release_patch(action: ReleaseHost, released_at: str | None = None) -> list[d
         {"op": "remove", "path": PAUSE_PATH},
         *(stamp if released_at is not None else []),
         *(claimed if action.claimed else []),
+        *_done_ops(action),
     ]
+
+
+def _done_ops(action: ReleaseHost) -> list[dict[str, Any]]:
+    """Add `keys.DONE_LABEL` (into a new labels map when there is none), or remove it."""
+    if action.done is DoneMark.REMOVE:
+        return [{"op": "remove", "path": DONE_PATH}]
+    if action.done is DoneMark.KEEP:
+        return []
+    if action.has_labels:
+        return [{"op": "add", "path": DONE_PATH, "value": keys.DONE_VALUE}]
+    return [{"op": "add", "path": "/metadata/labels", "value": {keys.DONE_LABEL: keys.DONE_VALUE}}]

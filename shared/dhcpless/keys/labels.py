@@ -36,9 +36,10 @@ BMO_SECRET_LABEL_VALUE: Final = "baremetal"
 """BMO's cache only sees Secrets carrying this label (reference §e.3)."""
 
 DONE_LABEL: Final = "dhcpless.metal3.io/done"
-"""Set by earlier versions on hosts they thought needed nothing more; no longer written (CAPM3
-may borrow a host's claims after any re-provisioning: `chain.lifecycle`). The BareMetalHost
-source still leaves such hosts out; resync looks at them (README "Performance")."""
+"""On a host whose release left nothing for us (`chain.decide.quiet`): the BareMetalHost source
+leaves it out, so BMO's status updates of released hosts reach no function; CAPM3's Metal3Data
+events and resync still look at it (README "Performance"). Remove it to have a host looked at
+again on its events; a re-paused host's release removes it."""
 
 DONE_VALUE: Final = "true"
 WRITER_RELEASES_LABEL: Final = "dhcpless.metal3.io/writer-releases"

@@ -11,7 +11,7 @@ no RBAC for `watch`) is read directly.
 from __future__ import annotations
 
 from dhcpless.errors import Gone
-from dhcpless.kube import core
+from dhcpless.kube import core, kept
 from dhcpless.kube.errors import Verb, translated
 from dhcpless.kube.generic import GenericKube
 from dhcpless.kube.resources import M, Raw, Resource
@@ -45,14 +45,15 @@ class CachedReads(GenericKube):
         caller reads directly: for a kind whose objects appear just before their event, a
         name not there yet is lag, not absence)."""
         core.check_segments({"namespace": namespace, "name": name})
-        items = self._held(res, namespace)
-        if items is None or name not in items:
-            return None
-        return _parsed(res, namespace, name, items[name])
+        found = self.cache.find(res, namespace, name) if self.cache is not None else None
+        return None if found is None else _parsed(res, namespace, name, found)
 
     def _held(self, res: Resource[M], namespace: str) -> dict[str, Raw] | None:
-        """The cache's objects of `res` in `namespace` by name; None: it cannot answer."""
-        return self.cache.items(res, namespace) if self.cache is not None else None
+        """The cache's objects of `res` in `namespace` by name; None: it cannot answer, or it
+        holds only the most recent of the kind (`kube.kept.limit_for`: absence says nothing)."""
+        if self.cache is None or kept.limit_for(res) is not None:
+            return None
+        return self.cache.items(res, namespace)
 
 
 def _parsed(res: Resource[M], namespace: str, name: str, raw: Raw) -> M:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from kubernetes.client import ApiClient
@@ -130,6 +130,10 @@ class Kube(CachedReads, GenericKube):
     def list_claims(self, namespace: str, label_selector: str) -> list[IPClaim]:
         """Claims in one namespace matching a selector (scoped to one host by the caller)."""
         return self.list(r.IPCLAIMS, namespace, label_selector)
+
+    def claim_pages(self, namespace: str, label_selector: str) -> Iterator[list[IPClaim]]:
+        """The same claims a page at a time (every claim of ours in a namespace: a fleet)."""
+        return self.list_pages(r.IPCLAIMS, namespace, label_selector)
 
     # --- CAPI IPAM (external pools, metal3.md §c.5) -----------------------------------
     def create_capi_claim(self, claim: IPAddressClaim) -> IPAddressClaim:

@@ -10,8 +10,8 @@ is the one place `Gone` is read as "absent". Patches follow kubectl's two kinds
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Final, TypeVar
 
 from kubernetes.client import ApiClient
 
@@ -25,6 +25,10 @@ MERGE_PATCH = "application/merge-patch+json"
 JsonPatch = Sequence[Mapping[str, Any]]
 Body = Mapping[str, Any] | JsonPatch
 R = TypeVar("R")
+Page = list
+"""One page of a paged LIST (the name `list` is a method of the class below)."""
+PAGE: Final = 500
+"""Objects per page of a paged LIST, as client-go's pager (`tools/pager`, `defaultPageSize`)."""
 
 
 class GenericKube:
@@ -46,6 +50,20 @@ class GenericKube:
         """One namespace (None: all of them), optionally narrowed by a label selector."""
         query = {"labelSelector": selector} if selector else None
         return self._send(Verb.LIST, res, namespace, query=query, read=_many(res))
+
+    def list_pages(
+        self, res: Resource[M], namespace: str, selector: str = "", page: int = PAGE
+    ) -> Iterator[Page[M]]:
+        """The same LIST, `page` objects a request: a caller that keeps only what it needs of
+        each page never holds a whole fleet's objects at once (issue 28)."""
+        token = ""
+        while True:
+            query = {"limit": str(page)} | ({"labelSelector": selector} if selector else {})
+            query |= {"continue": token} if token else {}
+            items, token = self._send(Verb.LIST, res, namespace, query=query, read=_page(res))
+            yield items
+            if not token:
+                return
 
     def create(self, res: Resource[M], obj: M) -> M:
         """Raises AlreadyExists (an outcome) when an object of that name is there already."""
@@ -107,6 +125,16 @@ def _one(res: Resource[M]) -> Callable[[object], M]:
 
 def _many(res: Resource[M]) -> Callable[[object], list[M]]:
     return lambda raw: [res.parse(_mapping(item)) for item in _mapping(raw).get("items") or []]
+
+
+def _page(res: Resource[M]) -> Callable[[object], tuple[list[M], str]]:
+    """One page's objects and the token of the next ("" after the last)."""
+
+    def read(raw: object) -> tuple[list[M], str]:
+        token = (_mapping(raw).get("metadata") or {}).get("continue") or ""
+        return _many(res)(raw), str(token)
+
+    return read
 
 
 def _ignored(raw: object) -> None:

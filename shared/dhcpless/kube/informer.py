@@ -28,7 +28,7 @@ from typing import Any
 from kubernetes.client import ApiClient
 from kubernetes.client.exceptions import ApiException
 
-from dhcpless.kube import watchstream
+from dhcpless.kube import kept, watchstream
 from dhcpless.kube.resources import Raw, Resource
 from dhcpless.kube.watchstream import Expired, WatchEvent
 
@@ -44,8 +44,11 @@ class Informer:
 
     def __init__(self, api: ApiClient, res: Resource[Any], namespace: str) -> None:
         self.api, self.res, self.namespace = api, res, namespace
+        self.keep, self.limit = kept.keep_for(res), kept.limit_for(res)
+        """What of each object is held, and how many (`kube.kept`)."""
         self.version = ""
-        self._items: dict[str, Raw] = {}
+        self._items: dict[str, Raw | bytes] = {}
+        """By name; a bounded kind's objects packed (`kube.kept.pack`)."""
         self._lock = threading.Lock()
         self.synced, self.stopped = threading.Event(), threading.Event()
         self.tried = threading.Event()
@@ -71,9 +74,19 @@ class Informer:
 
     def items(self) -> dict[str, Raw] | None:
         """A copy of the objects by name; None when not synced (read directly instead)."""
-        quiet = time.monotonic() - self.heard > QUIET_SECONDS
         with self._lock:
-            return dict(self._items) if self.synced.is_set() and not quiet else None
+            held = dict(self._items) if self._answers() else None
+        return None if held is None else {name: kept.unpack(obj) for name, obj in held.items()}
+
+    def find(self, name: str) -> Raw | None:
+        """One object by name; None when not held or not synced (read directly instead)."""
+        with self._lock:
+            found = self._items.get(name) if self._answers() else None
+        return None if found is None else kept.unpack(found)
+
+    def _answers(self) -> bool:
+        """Synced and heard from lately (lock held)."""
+        return self.synced.is_set() and time.monotonic() - self.heard <= QUIET_SECONDS
 
     def _run(self) -> None:
         delay = BACKOFF_FIRST
@@ -87,7 +100,11 @@ class Informer:
     def _list_and_watch(self) -> bool:
         """True when the LIST succeeded (the backoff starts afresh), False when it failed."""
         try:
-            listed = watchstream.list_all(self.api, self.res, self.namespace)
+            listed = (
+                watchstream.list_all(self.api, self.res, self.namespace, self.keep)
+                if self.limit is None
+                else watchstream.list_version(self.api, self.res, self.namespace)
+            )
         except Exception as err:  # any failure: back off and list again
             self._failed("list", err)
             self.tried.set()
@@ -121,6 +138,7 @@ class Informer:
     def _replace(self, listed: watchstream.Listed) -> None:
         with self._lock:
             self._items = {str(o["metadata"]["name"]): o for o in listed.items}
+            self._trim()
             self.version = listed.resource_version
             self.heard = time.monotonic()
             self.synced.set()
@@ -130,11 +148,22 @@ class Informer:
         meta = event.object.get("metadata") or {}
         with self._lock:
             if event.type in ("ADDED", "MODIFIED"):
-                self._items[str(meta.get("name"))] = event.object
+                name = str(meta.get("name"))
+                self._items.pop(name, None)  # the most recent last (`_trim` drops the oldest)
+                obj = self.keep(event.object)
+                self._items[name] = obj if self.limit is None else kept.pack(obj)
+                self._trim()
             elif event.type == "DELETED":
                 self._items.pop(str(meta.get("name")), None)
             self.version = str(meta.get("resourceVersion") or self.version)
             self.heard = time.monotonic()
+
+    def _trim(self) -> None:
+        """Hold at most `limit` objects, the most recently added or changed (lock held). A
+        bounded informer starts from the collection's version alone and holds what changes
+        after it: whatever it holds is current, and a name it lacks says nothing."""
+        while self.limit is not None and len(self._items) > self.limit:
+            del self._items[next(iter(self._items))]
 
     def _failed(self, what: str, err: Exception) -> None:
         self.synced.clear()  # stale by an unknown amount from here until the next LIST

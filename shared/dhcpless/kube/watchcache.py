@@ -92,6 +92,14 @@ class WatchCache:
         informer.tried.wait(self.first_sync)  # only until the first LIST answered
         return None if informer.disabled else informer.items()
 
+    def find(self, res: Resource[Any], namespace: str, name: str) -> Raw | None:
+        """One object by name, or None: not a cached kind, not synced, not allowed, not held."""
+        if (res.group, res.plural) not in self.kinds:
+            return None
+        informer = self._informer(res, namespace)
+        informer.tried.wait(self.first_sync)  # only until the first LIST answered
+        return None if informer.disabled else informer.find(name)
+
     def informers(self) -> list[Informer]:
         with self._lock:
             return list(self._informers.values())

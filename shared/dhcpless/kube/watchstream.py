@@ -15,7 +15,7 @@ import json
 import socket
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from kubernetes.client import ApiClient
 
@@ -47,13 +47,41 @@ class Expired(Transient):
     """410 Gone: the resourceVersion is older than the server's history; relist."""
 
 
-def list_all(api: ApiClient, res: Resource[Any], namespace: str) -> Listed:
-    """One LIST of a namespace (`ApiException` on an error status)."""
-    path = res.path(namespace, False)
-    raw = core.request(api, "GET", path, {"namespace": namespace})
-    body = raw if isinstance(raw, Mapping) else {}
-    version = str((body.get("metadata") or {}).get("resourceVersion") or "")
-    return Listed(tuple(body.get("items") or ()), version)
+PAGE: Final = 500
+"""Objects per LIST page, as client-go's pager (`tools/pager`, `defaultPageSize`): a cache of
+a large kind never holds a whole fleet's raw objects at once, only one page and what it keeps."""
+
+
+def list_all(
+    api: ApiClient,
+    res: Resource[Any],
+    namespace: str,
+    keep: Callable[[Raw], Raw] = lambda obj: obj,
+    page: int = PAGE,
+    pages: int | None = None,
+) -> Listed:
+    """One LIST of a namespace, page by page (`ApiException` on an error status), each object
+    passed through `keep` as its page arrives. The resourceVersion is the first page's: every
+    page is of that snapshot (kube-apiserver's continue token carries it), and a watch from
+    it sees whatever changed since, whichever page it fell in. `pages`: stop after so many."""
+    path, items, version, token = res.path(namespace, False), [], "", ""
+    while True:
+        query = {"limit": str(page)} | ({"continue": token} if token else {})
+        raw = core.request(api, "GET", path, {"namespace": namespace}, query=query)
+        body = raw if isinstance(raw, Mapping) else {}
+        meta = body.get("metadata") or {}
+        version = version or str(meta.get("resourceVersion") or "")
+        items += [keep(obj) for obj in body.get("items") or ()]
+        token, pages = str(meta.get("continue") or ""), None if pages is None else pages - 1
+        if not token or pages == 0:
+            return Listed(tuple(items), version)
+
+
+def list_version(api: ApiClient, res: Resource[Any], namespace: str) -> Listed:
+    """The collection's resourceVersion alone (a one-object page, its object dropped): what a
+    cache that holds only what it sees change starts from (`kube.kept.limit_for`)."""
+    listed = list_all(api, res, namespace, page=1, pages=1)
+    return Listed((), listed.resource_version)
 
 
 def watch(

@@ -6,7 +6,7 @@ situation of every host we serve, so it stays optional all the way down.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import ConfigDict, Field
 
@@ -55,6 +55,21 @@ class BareMetalHostSpec(K8sModel):
     """Who uses the host: CAPM3 names its Metal3Machine here (`chain.lifecycle` lends to it)."""
 
 
+class ManagedFieldsEntry(K8sModel):
+    """metadata.managedFields[]: who owns which fields; an `Apply` entry owning our pause means
+    a server-side-applied manifest holds it (`chain.decide.quiet`)."""
+
+    manager: str = ""
+    operation: str = ""
+    fields_v1: dict[str, Any] = Field(default_factory=dict, alias="fieldsV1")
+
+
+class HostMeta(ObjectMeta):
+    """A host's metadata, with its field owners (the only kind whose owners we read)."""
+
+    managed_fields: tuple[ManagedFieldsEntry, ...] = ()
+
+
 class BareMetalHost(K8sObject):
     """A host; `metadata.annotations` carries the pause and the template reference."""
 
@@ -62,7 +77,7 @@ class BareMetalHost(K8sObject):
 
     api_version: str = "metal3.io/v1alpha1"
     kind: str = "BareMetalHost"
-    metadata: ObjectMeta = Field(default_factory=ObjectMeta)
+    metadata: HostMeta = Field(default_factory=HostMeta)
     spec: BareMetalHostSpec = Field(default_factory=BareMetalHostSpec)
     status: BareMetalHostStatus = Field(default_factory=BareMetalHostStatus)
 

@@ -85,6 +85,12 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    from dhcpless.tools.bench import figures
+
+    if (args.plot or args.figures) and not figures.available():
+        raise UsageError(f"{'--plot' if args.plot else '--figures'}: {figures.MISSING}")
+    if args.figures:
+        return _figures(Path(args.figures))
     from dhcpless.tools.bench.run import run_bench
 
     plot = Path(args.plot) if args.plot else None
@@ -97,7 +103,19 @@ def _bench(args: argparse.Namespace) -> int:
         plot=plot,
         broker=args.broker,
         chaos=args.chaos,
+        record=Path(args.record) if args.record else None,
     )
+
+
+def _figures(folder: Path) -> int:
+    """`--figures DIR`: draw the figures of the reports saved there; no run."""
+    from dhcpless.tools.bench import records
+
+    if not folder.is_dir() or not any(folder.glob("*.json")):
+        raise UsageError(f"--figures {folder}: no saved reports (*.json) there")
+    for path in records.draw(folder):
+        print(path)
+    return 0
 
 
 def _kn_commands(args: argparse.Namespace) -> int:
@@ -146,6 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--pools", type=positive, default=1, help="IP pools per host (1)")
     bench.add_argument("--json", action="store_true", help="end with one JSON report object")
     bench.add_argument("--plot", help="write a PNG of time-to-unpause per host to this file")
+    bench.add_argument("--record", help="also save the JSON report in this folder")
+    figures_help = "draw the figures of the reports saved in this folder (no run)"
+    bench.add_argument("--figures", metavar="DIR", help=figures_help)
     _broker_option(bench)
     chaos_help = "baseline batch, then the same with every tenth host broken; p95 of the healthy"
     bench.add_argument("--chaos", action="store_true", help=chaos_help)

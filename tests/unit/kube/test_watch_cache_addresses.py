@@ -3,6 +3,8 @@ claim at hand (issue 15: one GET per host less on the handler's path).
 
 A copy owned by another UID (a name reused after a delete), or not cached yet, is read
 directly; the other functions, whose Roles do not watch IPAddresses, read directly always.
+The cache holds the addresses it saw added or changed since it started (`kube.kept`): one
+made before is read directly.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dhcpless.kube import Kube
 from dhcpless.kube.watchcache import WatchCache, kinds_for
 from dhcpless.models import IPAddress, IPClaim
 from dhcpless.sandbox.apiserver.server import SandboxServer
-from tests.support.waits import seconds
+from tests.support.waits import eventually, seconds
 from tests.unit.kube.cache_support import NS, create, requests
 
 CLAIM_UID = "uid-of-the-claim"
@@ -77,12 +79,15 @@ def test_a_copy_stands_for_a_read_only_when_made_for_the_claim(
 def test_which_reads_the_cache_answers(
     world: SandboxServer, function: FunctionName, owner: str, gets: int
 ) -> None:
-    create(world, _address(owner))
     api = world.api_client(token="cached-token")
     world.add_token("cached-token", "cached")
     cache = WatchCache(api, first_sync=seconds(5), kinds=kinds_for(function.value))
     try:
         kube = Kube(api, cache=cache)
+        assert kube.cached_address(NS, "pool4-192-168-10-10") is None  # starts the informer
+        create(world, _address(owner))
+        if gets == 0:
+            assert eventually(lambda: kube.cached_address(NS, "pool4-192-168-10-10"), 10)
         before = requests(world, "get")
         found = [lookup.addresses(kube, {"pool4": _claim()}) for _ in range(2)]
         assert requests(world, "get") - before == gets
@@ -90,3 +95,20 @@ def test_which_reads_the_cache_answers(
         cache.stop()
     assert [f["pool4"].spec.address for f in found] == ["192.168.10.10"] * 2
     assert found[0]["pool4"].metadata.owner_references[0].uid == owner
+
+
+def test_an_address_made_before_the_cache_started_is_read(world: SandboxServer) -> None:
+    create(world, _address(CLAIM_UID))
+    api = world.api_client(token="cached-token")
+    world.add_token("cached-token", "cached")
+    cache = WatchCache(
+        api, first_sync=seconds(5), kinds=kinds_for(FunctionName.IPCLAIM_FULFILMENT.value)
+    )
+    try:
+        kube = Kube(api, cache=cache)
+        before = requests(world, "get")
+        found = lookup.addresses(kube, {"pool4": _claim()})
+        assert requests(world, "get") - before == 1
+    finally:
+        cache.stop()
+    assert found["pool4"].spec.address == "192.168.10.10"

@@ -74,15 +74,18 @@ class PoolMark:
     """What of an IPPool decides whether it can have room it did not have: which pool it is
     (UID), its spec (`metadata.generation`, bumped by every spec change and by no status
     write) and what it holds (`status.indexes`: claim name -> address, rebuilt by IPAM from
-    its IPAddresses, ip-address-manager `ipam/ippool_manager.go` `getIndexes`)."""
+    its IPAddresses, ip-address-manager `ipam/ippool_manager.go` `getIndexes`), as one hash
+    per entry: a mark is kept per pool for the process's life, and a pool's indexes name every
+    claim of the fleet (issue 28). A collision could only hide freed room until the next
+    resync tick; it never makes a retry that should not happen."""
 
     uid: str
     generation: int | None
-    held: frozenset[tuple[str, str]]
+    held: frozenset[int]
 
 
 def mark(pool: IPPool) -> PoolMark:
-    held = frozenset(pool.status.indexes.items())
+    held = frozenset(hash((name, address)) for name, address in pool.status.indexes.items())
     return PoolMark(pool.metadata.uid or "", pool.metadata.generation, held)
 
 

@@ -39,9 +39,13 @@ METAL3MACHINE = "Metal3Machine"
 
 
 def done(host: BareMetalHost) -> bool:
-    """Pure, on the event's object: labelled done by an earlier release (hosts are no longer
-    labelled: CAPM3 may borrow anew after every re-provisioning), not paused for us again."""
-    return host.labels.get(keys.DONE_LABEL) == keys.DONE_VALUE and not gate(host).ours
+    """Pure, on the event's object: labelled done by its release (`quiet`), not paused for us
+    again and not associated since (a borrower's claims may still need lending)."""
+    return (
+        host.labels.get(keys.DONE_LABEL) == keys.DONE_VALUE
+        and not gate(host).ours
+        and borrower(host) is None
+    )
 
 
 def borrower(host: BareMetalHost) -> ObjectReference | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dhcpless import keys
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, RecordEvent, ReleaseHost
-from dhcpless.chain.decide import messages, netcheck, reclaim
+from dhcpless.chain.decide import messages, netcheck, quiet, reclaim
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.reasons import Reason
@@ -45,7 +45,10 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
     if refused:  # valid shape, but the ramdisk could not use it: stay paused, say why
         return messages.named_unusable(host, name) if named else refused
     version = host.metadata.resource_version or ""
-    release = ReleaseHost(HostRef.of(host), name, not named, version, _claimed(named, secret))
+    release = ReleaseHost(
+        HostRef.of(host), name, not named, version, _claimed(named, secret),
+        quiet.mark(host), bool(host.labels),
+    )  # fmt: skip
     return (release, event(host, Reason.HOST_RELEASED, f"network data in Secret {name}"))
 
 

@@ -5,9 +5,10 @@ carries: when a host's manifest has `baremetalhost.metal3.io/paused: metal3.io/p
 each re-apply after our release puts the pause back, and BMO stops reconciling the host
 (README "Hosts in git"). Such a host is paused for us, names its Secret and carries our
 released-at stamp: the usual release decision serves it again with the same Secret (never
-rewritten: `decide._compare`) as soon as its event arrives (no release marks a host done any
-more, so every re-pause reaches host-registration, whichever client put it back). This module
-adds the Event that explains the loop and how to end it (`explain`).
+rewritten: `decide._compare`) as soon as its event arrives: a host whose manifest holds the
+pause, or that was re-paused before, is never marked done (`quiet`), and its release removes
+a mark it carries, so its next re-pause reaches host-registration. This module adds the Event
+that explains the loop and how to end it (`explain`).
 """
 
 from __future__ import annotations

@@ -84,6 +84,9 @@ def unanswered(
 
 
 def failed_in_pool(kube: Kube, namespace: str, pool: str) -> list[tuple[str, str]]:
-    """The hosts with a failed claim of ours in one pool (one label-scoped LIST)."""
-    owners = (heal.host_of(c) for c in heal.failed(kube.list_claims(namespace, OURS), pool))
-    return sorted({o for o in owners if o is not None})
+    """The hosts with a failed claim of ours in one pool (one label-scoped LIST, paged: only
+    the failed claims' hosts are kept, never every claim of the fleet at once)."""
+    found: set[tuple[str, str]] = set()
+    for page in kube.claim_pages(namespace, OURS):
+        found |= {o for o in map(heal.host_of, heal.failed(page, pool)) if o is not None}
+    return sorted(found)

@@ -13,7 +13,6 @@ from dhcpless.sandbox.eventing.delivery import BrokerMode
 from dhcpless.tools.bench import legend
 from dhcpless.tools.bench.coldstart import BARE, FLOOR, REFERENCES
 from dhcpless.tools.bench.count import Window
-from dhcpless.tools.bench.plot import plot
 
 OUTSIDE_KEYS = tuple(
     f"{name}_in_batch"
@@ -146,5 +145,7 @@ WIDTH = 100
 
 
 def write_plot(result: dict[str, Any], path: Path) -> Path:
-    seconds = [t for t in result["to_unpause_seconds"] if not math.isnan(t)]
-    return plot(seconds, result["p50_seconds"] or 0.0, result["p95_seconds"] or 0.0, path)
+    """`--plot`: this run's time to unpause per host (`bench.figures.unpause`)."""
+    from dhcpless.tools.bench import figures  # matplotlib: only when a figure is drawn
+
+    return figures.unpause([result], path)

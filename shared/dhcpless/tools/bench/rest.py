@@ -25,7 +25,9 @@ def calls(world: ProcessWorld) -> int:
     return sum(s.invocations for s in world.processes.values())
 
 
-def at_rest(world: ProcessWorld, admin: object, names: list[str]) -> None:
+def at_rest(
+    world: ProcessWorld, admin: object, names: list[str], deadline_seconds: float = DEADLINE_SECONDS
+) -> None:
     """The fleet at rest: every host's status rewritten `IDLE_ROUNDS` times, as BMO does; then
     wait until each rewrite reached a function (one event each), or nothing moved for
     `QUIET_SECONDS`: under the synchronous broker the sources still hold events when the
@@ -36,7 +38,7 @@ def at_rest(world: ProcessWorld, admin: object, names: list[str]) -> None:
         for name in names:
             status = {"poweredOn": round_ % 2 == 1, "errorCount": 0}
             view.patch_status("baremetalhosts", bench_inventory.NAMESPACE, name, status)
-    deadline, seen, quiet_since = time.monotonic() + DEADLINE_SECONDS, -1, time.monotonic()
+    deadline, seen, quiet_since = time.monotonic() + deadline_seconds, -1, time.monotonic()
     while time.monotonic() < deadline:
         now = calls(world)
         seen, quiet_since = (seen, quiet_since) if now == seen else (now, time.monotonic())

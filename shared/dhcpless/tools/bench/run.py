@@ -27,6 +27,7 @@ from dhcpless.sandbox.standins.bmo import GleanMode
 from dhcpless.tools.bench import coldstart as bench_coldstart
 from dhcpless.tools.bench import floor_live as bench_floor_live
 from dhcpless.tools.bench import inventory as bench_inventory
+from dhcpless.tools.bench import records, sizing
 from dhcpless.tools.bench import report as bench_report
 from dhcpless.tools.bench.chaos import measure_chaos
 from dhcpless.tools.bench.count import of_identity, window
@@ -53,14 +54,16 @@ def run_bench(
     plot: Path | None,
     broker: str = "sync",
     chaos: bool = False,
+    record: Path | None = None,
 ) -> int:
-    """Run and print the report (JSON or a table); 0 when every host was unpaused."""
+    """Run and print the report (JSON or a table); 0 when every host was unpaused. `record`:
+    a folder to save the report in too (`bench.records`)."""
     if hosts < 1 or pools < 1:
         print("dhcpless bench: --hosts and --pools must be at least 1", file=sys.stderr)
         return 2
     mode = BrokerMode(broker)
     if chaos:
-        return _chaos(hosts, mode)
+        return _chaos(hosts, mode, record)
     try:
         result = measure(hosts, pools, repeats=COLD_REPEATS if hosts >= 200 else 1, mode=mode)
     except Unsettled as error:
@@ -68,14 +71,18 @@ def run_bench(
         return 1
     if plot is not None:
         bench_report.write_plot(result, plot)
+    if record is not None:
+        records.record(result, record, hosts)
     print(json.dumps(result, sort_keys=True) if json_output else bench_report.table(result))
     return 0 if result["unpaused"] == hosts else 1
 
 
-def _chaos(hosts: int, mode: BrokerMode) -> int:
+def _chaos(hosts: int, mode: BrokerMode, record: Path | None) -> int:
     """The chaos run (`bench_chaos`), always one JSON object; 0 when no broken host was
     unpaused and every healthy one was."""
     result = measure_chaos(hosts, CHAOS_BROKEN_EVERY, mode)
+    if record is not None:
+        records.record(result, record, hosts)
     print(json.dumps(result, sort_keys=True))
     healthy = result["healthy_hosts"]
     done = result["baseline_unpaused"] == result["chaos_healthy_unpaused"] == healthy
@@ -115,8 +122,9 @@ def _phases(
     create(admin, bench_inventory.setup(pools))
     live = bench_floor_live.for_world(world, admin, pools)
     live.start()
-    if not quiet(lambda: _calls(world), lambda s: world.broker.wait_idle(timeout=s), 120.0):
-        raise Unsettled("the setup's events were still being delivered after 120 s")
+    idle, setup_wait = (lambda s: world.broker.wait_idle(timeout=s)), sizing.SETUP_QUIET_SECONDS
+    if not quiet(lambda: _calls(world), idle, setup_wait):
+        raise Unsettled(f"the setup's events were still being delivered after {setup_wait:.0f} s")
     watch = UnpauseWatch(world.sandbox, ns)
     watch.start()
     start, calls0, costs0 = world.sandbox.audit.total, _calls(world), world.costs()
@@ -126,18 +134,18 @@ def _phases(
     for obj in bench_inventory.hosts(hosts):
         create(admin, [obj])
         registered[obj["metadata"]["name"]] = time.monotonic()
-    watch.wait_for(hosts, timeout=60.0 + hosts * 0.5)
+    watch.wait_for(hosts, timeout=sizing.unpause_seconds(hosts))
     seconds = max(watch.unpaused.values(), default=time.monotonic()) - began
     handler, cpu = world.costs().since(costs0)
     floor_samples = live.stop()
     batch_end, calls1 = world.sandbox.audit.total, _calls(world)
-    _settle(world, hosts)
+    _settle(world, hosts, sizing.settle_seconds(hosts))
     rss = {
         f.value: max(s.sample(), s.peak_pss_mb, cold.memory.get(f.value, 0.0))
         for f, s in world.processes.items()
     }
     life_end, calls2 = world.sandbox.audit.total, _calls(world)
-    at_rest(world, admin, list(registered))
+    at_rest(world, admin, list(registered), sizing.rest_seconds(hosts))
     idle_end, calls3 = world.sandbox.audit.total, _calls(world)
     watch.stop()
     records = world.sandbox.audit.records
@@ -176,7 +184,7 @@ def _cold_starts(world: ProcessWorld) -> dict[str, list[float]]:
     }
 
 
-def _settle(world: ProcessWorld, hosts: int, timeout: float = 600.0) -> None:
+def _settle(world: ProcessWorld, hosts: int, timeout: float) -> None:
     """Until every host is `available` and no delivery is in flight; `Unsettled` naming the
     hosts as soon as the rest are all ones BMO reports stuck or refused, or at `timeout`."""
     view, ns = CustomObjects(world.api_client(), "metal3.io", "v1alpha1"), bench_inventory.NAMESPACE
