@@ -44,6 +44,10 @@ class Reason(StrEnum):
     """A Secret the host names cannot be used; the cause is not said (`chain.decide.messages`)."""
     NAME_TOO_LONG = "NameTooLong"
     """A name or label value derived from the host would exceed the API's limit (`names`)."""
+    SECRET_UNVERIFIED = "SecretUnverified"
+    """A Secret under our name is not what the host's claims render (`chain.decide.verify`)."""
+    SECRET_RERENDERED = "SecretRerendered"
+    """A Secret of ours was rendered again from the host's claims (`chain.decide.verify`)."""
 
     @property
     def severity(self) -> Severity:
@@ -58,5 +62,6 @@ _PROGRESS = frozenset(
         Reason.HOST_RELEASED,
         Reason.CLAIM_RETRIED,
         Reason.CLAIM_LENT,
+        Reason.SECRET_RERENDERED,
     }
 )

@@ -38,6 +38,8 @@ class WriteSecret:
     """nmstate YAML for the Secret key `nmstate` (format `nmstate`); never logged."""
     claimed: str = ""
     """`keys.CLAIMED_POOLS_ANNOTATION`: the pools whose claims gave the data ("": none)."""
+    replace: str | None = None
+    """The resourceVersion of a Secret of ours to replace (`decide.verify`); None: create."""
 
 
 @dataclass(frozen=True, slots=True)

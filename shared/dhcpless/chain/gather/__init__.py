@@ -44,8 +44,8 @@ def gather(
     fresh: bool = False,
 ) -> HostFacts:
     """The facts for `host` (read from the API by the caller: events are hints). `render`
-    False: a waiting host's Secret is known and only its release is in question (the Secret's
-    own event, secret-readiness): the render facts are not read, the release checks decide.
+    False: a waiting host's Secret is known (the Secret's own event, secret-readiness): the
+    render facts are not read, so it cannot be verified and releases nothing (`decide.verify`).
     `listed`: (namespace, claims) the caller listed by the host's labels already (its cheap
     exit, ipclaim-fulfilment): not listed again. `fresh`: the host was just added (its ADD
     event): no claim of ours is expected, so none is listed; creating them tells whether one

@@ -1,0 +1,114 @@
+"""The attacker: a namespace user with named rights, enforced by the sandbox's RBAC.
+
+Threat model (issue 24): anyone who may create Secrets, annotate hosts or create IPPools in a
+served namespace (a tenant, a GitOps tool, a mistaken script). The tenant is a ServiceAccount
+whose Role grants exactly the `rules` a test names; every request it makes goes through the
+sandbox's authorizer (`dhcpless.sandbox.apiserver.rbac`), so an attack that needs a right the
+test did not name fails as Forbidden, not silently. The functions' own identities are not
+ServiceAccounts here and are not checked (their Roles are held to their code elsewhere).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from kubernetes import client as k8s
+
+from dhcpless import keys
+from dhcpless.sandbox.apiserver import rbac
+from dhcpless.sandbox.apiserver.server import SandboxServer
+from tests.support import objects, scenario
+
+Obj = dict[str, Any]
+NAME = "tenant"
+TOKEN = "tenant-token"
+
+READ_HOSTS: Obj = {"apiGroups": [keys.BMO_GROUP], "resources": ["baremetalhosts"],
+                   "verbs": ["get", "list"]}  # fmt: skip
+"""What anyone who may look at hosts has: enough to read a host's UID."""
+WRITE_SECRETS: Obj = {"apiGroups": [""], "resources": ["secrets"],
+                      "verbs": ["create", "get", "list", "update"]}  # fmt: skip
+"""Any namespace user who manages Secrets (a GitOps tool, a script)."""
+
+
+@dataclass(frozen=True)
+class Tenant:
+    """A client acting as the tenant, and the API it uses."""
+
+    api: k8s.ApiClient
+
+    @property
+    def core(self) -> k8s.CoreV1Api:
+        return k8s.CoreV1Api(self.api)
+
+    @property
+    def custom(self) -> k8s.CustomObjectsApi:
+        return k8s.CustomObjectsApi(self.api)
+
+    def host(self, name: str) -> Obj:
+        found = self.custom.get_namespaced_custom_object(
+            keys.BMO_GROUP, keys.BMO_VERSION, objects.NS, "baremetalhosts", name
+        )
+        assert isinstance(found, dict)
+        return found
+
+    def secret(self, name: str) -> Obj:
+        """One Secret as the API returns it (the data stays base64, as `kubectl get` shows)."""
+        read = self.core.read_namespaced_secret(name, objects.NS)
+        raw: Obj = self.api.sanitize_for_serialization(read)  # type: ignore[no-untyped-call]
+        return raw
+
+    def create(self, obj: Obj) -> None:
+        scenario.create(self.api, obj)
+
+
+def _role(rules: list[Obj]) -> list[Obj]:
+    meta = {"name": NAME, "namespace": objects.NS}
+    subject = {"kind": "ServiceAccount", "name": NAME, "namespace": objects.NS}
+    return [
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": meta,
+         "rules": rules},
+        {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": meta,
+         "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": NAME},
+         "subjects": [subject]},
+    ]  # fmt: skip
+
+
+@contextmanager
+def acting(sandbox: SandboxServer, *rules: Obj) -> Iterator[Tenant]:
+    """The tenant, allowed exactly `rules` in the test namespace."""
+    sandbox.authorize = rbac.Authorizer(_role(list(rules)))
+    sandbox.add_token(TOKEN, rbac.service_account(objects.NS, NAME))
+    with sandbox.api_client(token=TOKEN) as api:
+        yield Tenant(api)
+
+
+def forged_secret(host: Obj, copied: Obj) -> Obj:
+    """A Secret under `host`'s default name with our labels and an ownerReference carrying its
+    UID (read from the host), holding the data and format of another Secret (`copied`)."""
+    meta = host["metadata"]
+    owner = {"apiVersion": host["apiVersion"], "kind": host["kind"], "name": meta["name"],
+             "uid": meta["uid"]}  # fmt: skip
+    annotations = {
+        k: v
+        for k, v in (copied["metadata"].get("annotations") or {}).items()
+        if k == keys.NETWORK_DATA_FORMAT_ANNOTATION
+    }
+    labels = {keys.HOST_LABEL: meta["name"], keys.HOST_NAMESPACE_LABEL: meta["namespace"],
+              keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE}  # fmt: skip
+    return {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {
+            "name": meta["name"] + keys.SECRET_NAME_SUFFIX,
+            "namespace": meta["namespace"],
+            "labels": labels,
+            "annotations": annotations,
+            "ownerReferences": [owner],
+        },
+        "type": "Opaque",
+        "data": dict(copied["data"]),
+    }
