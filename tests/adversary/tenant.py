@@ -32,6 +32,12 @@ READ_HOSTS: Obj = {"apiGroups": [keys.BMO_GROUP], "resources": ["baremetalhosts"
 WRITE_SECRETS: Obj = {"apiGroups": [""], "resources": ["secrets"],
                       "verbs": ["create", "get", "list", "update"]}  # fmt: skip
 """Any namespace user who manages Secrets (a GitOps tool, a script)."""
+ANNOTATE_HOSTS: Obj = {"apiGroups": [keys.BMO_GROUP], "resources": ["baremetalhosts"],
+                       "verbs": ["get", "list", "patch"]}  # fmt: skip
+"""Anyone who may annotate hosts (`kubectl annotate bmh`)."""
+DELETE_CLAIMS: Obj = {"apiGroups": [keys.IPAM_GROUP], "resources": ["ipclaims"],
+                      "verbs": ["get", "list", "delete"]}  # fmt: skip
+"""A namespace user who cleans up IPAM objects (a mistaken script)."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,17 @@ class Tenant:
 
     def create(self, obj: Obj) -> None:
         scenario.create(self.api, obj)
+
+    def annotate_host(self, name: str, annotations: dict[str, str]) -> None:
+        self.custom.patch_namespaced_custom_object(
+            keys.BMO_GROUP, keys.BMO_VERSION, objects.NS, "baremetalhosts", name,
+            {"metadata": {"annotations": annotations}},
+        )  # fmt: skip
+
+    def delete_claim(self, name: str) -> None:
+        self.custom.delete_namespaced_custom_object(
+            keys.IPAM_GROUP, keys.IPAM_VERSION, objects.NS, "ipclaims", name
+        )
 
 
 def _role(rules: list[Obj]) -> list[Obj]:

@@ -11,7 +11,8 @@ the same checks; only the occasion (`facts.Occasion`) says what may be retried o
   verified: a Warning, nothing released (the claims' path verifies it once they render); on
   a tick also why IPAM leaves claims unanswered (`stalls`);
 * released: lend our claims to CAPM3 (`lifecycle`), claim again a claim someone deleted
-  (`reclaim`: on its DELETE event, or on a tick from the pools recorded at release), on a
+  (`reclaim`: on its DELETE event, or on a tick from the record on its own Secret, asking
+  for its address back; `restored`: a Warning when it could not have it), on a
   tick one Warning for a host hanging in inspection (`hang`);
 * not paused and never released: one Warning when it slipped past the pause (`slipped`).
 """
@@ -26,6 +27,7 @@ from dhcpless.chain.decide import (
     lifecycle,
     reclaim,
     repause,
+    restored,
     slipped,
     stalls,
     verify,
@@ -101,6 +103,7 @@ def _released(facts: HostFacts) -> Actions:
         *slipped.decide_slipped(host),
         *lifecycle.decide(facts),
         *reclaim.decide(facts),
+        *restored.decide(facts),
         *(hang.decide_hang(host, hung, facts.hang_seconds) if hung is not None else ()),
     )
 

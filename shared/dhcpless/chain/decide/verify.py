@@ -22,6 +22,8 @@ the format the *template* asks for (`decide.formats`), never in the one the Secr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import yaml
 
 from dhcpless import keys
@@ -35,9 +37,19 @@ from dhcpless.refs import HostRef
 Actions = tuple[Action, ...]
 
 
-def matches(existing: Secret, network_data: str, nmstate: str | None) -> bool:
+def matches(
+    existing: Secret,
+    network_data: str,
+    nmstate: str | None,
+    records: Mapping[str, str] | None = None,
+) -> bool:
     """Pure: `existing` holds the rendered `network_data` (and `nmstate`, when the format has
-    one), compared as data (JSON is YAML); unreadable data is no match."""
+    one), compared as data (JSON is YAML; unreadable data is no match), and the `records` we
+    would write on it (annotation -> value, "" = absent): a record a re-claim trusts later
+    (`decide.reclaim`) is checked like the data it describes."""
+    annotations = existing.metadata.annotations
+    if any(annotations.get(key, "") != value for key, value in (records or {}).items()):
+        return False
     wanted = {keys.NETWORK_DATA_KEY: network_data}
     if nmstate is not None:
         wanted[keys.NMSTATE_KEY] = nmstate

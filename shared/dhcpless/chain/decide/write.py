@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from dhcpless import render
+from dhcpless import keys, render
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, WriteSecret
 from dhcpless.chain.decide import external, formats, netcheck, reclaim, verify
@@ -42,8 +42,14 @@ def decide_render(facts: HostFacts, found: Found, pools: tuple[PoolRef, ...]) ->
         return ()
     cache = {name: render.Address.from_ipaddress(ip) for name, ip in facts.addresses.items()}
     cache.update(outside.addresses)
-    claimed = reclaim.record_text(found.ref.namespace, tuple(p.name for p in pools if p.is_metal3))
-    return _write(host, found, cache, facts.secret, (pools, facts.ippools), claimed)
+    metal3 = tuple(p.name for p in pools if p.is_metal3)
+    records = {
+        keys.CLAIMED_POOLS_ANNOTATION: reclaim.record_text(found.ref.namespace, metal3),
+        keys.CLAIMED_ADDRESSES_ANNOTATION: reclaim.addresses_text(
+            {pool: cache[pool].address for pool in metal3}
+        ),
+    }
+    return _write(host, found, cache, facts.secret, (pools, facts.ippools), records)
 
 
 def _misnamed(
@@ -71,12 +77,13 @@ def _write(
     cache: Mapping[str, render.Address],
     existing: Secret | None,
     pools: tuple[Sequence[PoolRef], Sequence[IPPool]] = ((), ()),
-    claimed: str = "",
+    records: Mapping[str, str] | None = None,
 ) -> Actions:
     """`pools`: the pools the template references (as gathered: not derived again) and the
-    namespace's IPPools, for the pool rule. `claimed`: the Metal3 pools the data's addresses
-    came from, recorded on the Secret (`keys.CLAIMED_POOLS_ANNOTATION`) for the release to
-    copy onto the host."""
+    namespace's IPPools, for the pool rule. `records`: what the Secret records of the claims
+    the data came from (`keys.CLAIMED_POOLS_ANNOTATION`, copied onto the host by the release
+    as a hint for resync; `keys.CLAIMED_ADDRESSES_ANNOTATION`, what a re-claim asks back)."""
+    records = records or {}
     try:
         document = render.render_network_data(found.template.network_data, host, cache)
     except render.RenderError as err:
@@ -91,7 +98,7 @@ def _write(
         foreign = identity.refusal(HostRef.of(host), "Secret", existing.metadata)
         if foreign is not None:
             return (foreign,)
-        if verify.matches(existing, text, nmstate):  # rendered before: release with it
+        if verify.matches(existing, text, nmstate, records):  # rendered before: release
             return decide_release(host, existing)
     refused = netcheck.render_refusals(host, found, document, pools[1], pools[0])
     if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
@@ -99,7 +106,8 @@ def _write(
     version = None if existing is None else existing.metadata.resource_version or ""
     write = WriteSecret(
         host.namespace, secret_name(host), HostRef.of(host), text, data_format=fmt,
-        nmstate=nmstate, claimed=claimed, replace=version,
+        nmstate=nmstate, claimed=records.get(keys.CLAIMED_POOLS_ANNOTATION, ""),
+        addresses=records.get(keys.CLAIMED_ADDRESSES_ANNOTATION, ""), replace=version,
     )  # fmt: skip
     said = _rendered(write.name, found, host)
     return (

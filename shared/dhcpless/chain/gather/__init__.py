@@ -122,6 +122,10 @@ def _released(kube: Kube, facts: HostFacts, listed: Listed | None) -> HostFacts:
         facts = replace(facts, held=released.held(kube, host, listed))
     if facts.gone is not None and not reclaim.released(host):
         facts = replace(facts, gone=None)
+    if reclaim.wants_record(host, facts.held, facts.gone is not None):
+        facts = replace(facts, secret=released.record_secret(kube, host))
+    if facts.occasion is not Occasion.TICK:
+        facts = replace(facts, reclaimed=released.reclaimed(kube, host, listed))
     if facts.occasion is Occasion.TICK and now and hang.hanging(host, now, facts.hang_seconds):
         return replace(facts, hang_addresses=released.claimed_addresses(kube, host))
     return facts
