@@ -48,6 +48,8 @@ class Reason(StrEnum):
     """A Secret under our name is not what the host's claims render (`chain.decide.verify`)."""
     SECRET_RERENDERED = "SecretRerendered"
     """A Secret of ours was rendered again from the host's claims (`chain.decide.verify`)."""
+    POOLS_OVERLAP = "PoolsOverlap"
+    """IPPools of two served namespaces can hand out one address (`chain.decide.overlaps`)."""
     ADDRESS_NOT_RESTORED = "AddressNotRestored"
     """A re-claim did not get the host's own address back (`chain.decide.restored`)."""
 

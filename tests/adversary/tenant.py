@@ -38,6 +38,9 @@ ANNOTATE_HOSTS: Obj = {"apiGroups": [keys.BMO_GROUP], "resources": ["baremetalho
 DELETE_CLAIMS: Obj = {"apiGroups": [keys.IPAM_GROUP], "resources": ["ipclaims"],
                       "verbs": ["get", "list", "delete"]}  # fmt: skip
 """A namespace user who cleans up IPAM objects (a mistaken script)."""
+CREATE_POOLS: Obj = {"apiGroups": [keys.IPAM_GROUP], "resources": ["ippools"],
+                     "verbs": ["create", "get", "list"]}  # fmt: skip
+"""A tenant who runs its own IPAM pools in its namespace (the cluster-wide layout)."""
 
 
 @dataclass(frozen=True)
@@ -82,9 +85,9 @@ class Tenant:
         )
 
 
-def _role(rules: list[Obj]) -> list[Obj]:
-    meta = {"name": NAME, "namespace": objects.NS}
-    subject = {"kind": "ServiceAccount", "name": NAME, "namespace": objects.NS}
+def _role(rules: list[Obj], namespace: str) -> list[Obj]:
+    meta = {"name": NAME, "namespace": namespace}
+    subject = {"kind": "ServiceAccount", "name": NAME, "namespace": namespace}
     return [
         {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": meta,
          "rules": rules},
@@ -95,10 +98,10 @@ def _role(rules: list[Obj]) -> list[Obj]:
 
 
 @contextmanager
-def acting(sandbox: SandboxServer, *rules: Obj) -> Iterator[Tenant]:
-    """The tenant, allowed exactly `rules` in the test namespace."""
-    sandbox.authorize = rbac.Authorizer(_role(list(rules)))
-    sandbox.add_token(TOKEN, rbac.service_account(objects.NS, NAME))
+def acting(sandbox: SandboxServer, *rules: Obj, namespace: str = objects.NS) -> Iterator[Tenant]:
+    """The tenant, allowed exactly `rules` in `namespace` (default: the test namespace)."""
+    sandbox.authorize = rbac.Authorizer(_role(list(rules), namespace))
+    sandbox.add_token(TOKEN, rbac.service_account(namespace, NAME))
     with sandbox.api_client(token=TOKEN) as api:
         yield Tenant(api)
 

@@ -69,6 +69,15 @@ def act(actions: Sequence[Action], kube: Kube, settings: Reporting, host: BareMe
             recorder.record(kube, action.host, action.reason, action.message, settings.component)
 
 
+def report(events: Sequence[RecordEvent], kube: Kube, settings: Reporting) -> None:
+    """Events decided about objects other than one host (`decide.overlaps`: IPPools)."""
+    for event in events:
+        log.info("%s %s/%s: %s", event.host.kind, event.host.namespace, event.host.name,
+                 summary(event))  # fmt: skip
+        if settings.record_events:
+            recorder.record(kube, event.host, event.reason, event.message, settings.component)
+
+
 def perform(action: Action, kube: Kube) -> None:
     """Do one write (`RecordEvent`s are written by `act`)."""
     match action:
