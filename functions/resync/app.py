@@ -23,7 +23,7 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
 from dhcpless.chain import act as performer
-from dhcpless.chain.decide import hang, lifecycle, overlaps, reclaim, slipped
+from dhcpless.chain.decide import hang, lifecycle, overlaps, reclaim, repair, slipped
 from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gate import gate
 from dhcpless.chain.gather import Listed, released
@@ -142,6 +142,7 @@ def due_for_tick(
         or slipped.slipped(host)
         or lifecycle.lendable(host)
         or hang.hanging(host, now, hang_seconds)
+        or repair.wanted(host)
         or (held is not None and bool(reclaim.missing(host, tuple(held[1]))))
     )
 

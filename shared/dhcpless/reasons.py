@@ -48,6 +48,8 @@ class Reason(StrEnum):
     """A Secret under our name is not what the host's claims render (`chain.decide.verify`)."""
     SECRET_RERENDERED = "SecretRerendered"
     """A Secret of ours was rendered again from the host's claims (`chain.decide.verify`)."""
+    SECRET_RESTORED = "SecretRestored"
+    """Our Secret of a released host, deleted, was written again (`chain.decide.repair`)."""
     POOLS_OVERLAP = "PoolsOverlap"
     """IPPools of two served namespaces can hand out one address (`chain.decide.overlaps`)."""
     ADDRESS_NOT_RESTORED = "AddressNotRestored"
@@ -67,5 +69,6 @@ _PROGRESS = frozenset(
         Reason.CLAIM_RETRIED,
         Reason.CLAIM_LENT,
         Reason.SECRET_RERENDERED,
+        Reason.SECRET_RESTORED,
     }
 )

@@ -32,6 +32,8 @@ READ_HOSTS: Obj = {"apiGroups": [keys.BMO_GROUP], "resources": ["baremetalhosts"
 WRITE_SECRETS: Obj = {"apiGroups": [""], "resources": ["secrets"],
                       "verbs": ["create", "get", "list", "update"]}  # fmt: skip
 """Any namespace user who manages Secrets (a GitOps tool, a script)."""
+DELETE_SECRETS: Obj = {"apiGroups": [""], "resources": ["secrets"], "verbs": ["get", "delete"]}
+"""A mistaken clean-up script."""
 ANNOTATE_HOSTS: Obj = {"apiGroups": [keys.BMO_GROUP], "resources": ["baremetalhosts"],
                        "verbs": ["get", "list", "patch"]}  # fmt: skip
 """Anyone who may annotate hosts (`kubectl annotate bmh`)."""
@@ -78,6 +80,9 @@ class Tenant:
             keys.BMO_GROUP, keys.BMO_VERSION, objects.NS, "baremetalhosts", name,
             {"metadata": {"annotations": annotations}},
         )  # fmt: skip
+
+    def delete_secret(self, name: str) -> None:
+        self.core.delete_namespaced_secret(name, objects.NS)
 
     def delete_claim(self, name: str) -> None:
         self.custom.delete_namespaced_custom_object(

@@ -12,7 +12,8 @@ the same checks; only the occasion (`facts.Occasion`) says what may be retried o
   a tick also why IPAM leaves claims unanswered (`stalls`);
 * released: lend our claims to CAPM3 (`lifecycle`), claim again a claim someone deleted
   (`reclaim`: on its DELETE event, or on a tick from the record on its own Secret, asking
-  for its address back; `restored`: a Warning when it could not have it), on a
+  for its address back; `restored`: a Warning when it could not have it), write our Secret
+  again when BMO cannot register the host because it is gone (`repair`), on a
   tick one Warning for a host hanging in inspection (`hang`);
 * not paused and never released: one Warning when it slipped past the pause (`slipped`).
 """
@@ -26,6 +27,7 @@ from dhcpless.chain.decide import (
     heal,
     lifecycle,
     reclaim,
+    repair,
     repause,
     restored,
     slipped,
@@ -104,6 +106,7 @@ def _released(facts: HostFacts) -> Actions:
         *lifecycle.decide(facts),
         *reclaim.decide(facts),
         *restored.decide(facts),
+        *repair.decide(facts),
         *(hang.decide_hang(host, hung, facts.hang_seconds) if hung is not None else ()),
     )
 
