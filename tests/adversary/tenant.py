@@ -75,7 +75,8 @@ class Tenant:
     def create(self, obj: Obj) -> None:
         scenario.create(self.api, obj)
 
-    def annotate_host(self, name: str, annotations: dict[str, str]) -> None:
+    def annotate_host(self, name: str, annotations: dict[str, str | None]) -> None:
+        """A merge patch of annotations (None removes one, as `kubectl annotate key-`)."""
         self.custom.patch_namespaced_custom_object(
             keys.BMO_GROUP, keys.BMO_VERSION, objects.NS, "baremetalhosts", name,
             {"metadata": {"annotations": annotations}},
