@@ -84,6 +84,8 @@ def unanswered(
 
 
 def failed_in_pool(kube: Kube, namespace: str, pool: str) -> list[tuple[str, str]]:
-    """The hosts with a failed claim of ours in one pool (one label-scoped LIST)."""
-    owners = (heal.host_of(c) for c in heal.failed(kube.list_claims(namespace, OURS), pool))
-    return sorted({o for o in owners if o is not None})
+    """The hosts with a failed claim of ours in one pool (one label-scoped LIST), the one
+    waiting longest first (`heal.oldest_first`)."""
+    failed = heal.oldest_first(heal.failed(kube.list_claims(namespace, OURS), pool))
+    owners = (heal.host_of(c) for c in failed)
+    return list(dict.fromkeys(o for o in owners if o is not None))
