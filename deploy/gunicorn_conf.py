@@ -26,6 +26,7 @@ slim.install()  # before the app imports `kubernetes` (see dhcpless.serving.slim
 from dhcpless import registry  # noqa: E402
 from dhcpless.limits import HEALTH_THREADS  # noqa: E402
 from dhcpless.serving.exit_hooks import worker_exit  # noqa: E402, F401  (a gunicorn hook)
+from dhcpless.serving.headguard import WORKER_CLASS  # noqa: E402
 
 WORKERS = 1
 THREADS = 4
@@ -44,7 +45,7 @@ bind = f"0.0.0.0:{os.environ.get('PORT', '8080')}"
 workers = WORKERS
 concurrency = WORKERS * THREADS  # = containerConcurrency; not a gunicorn setting
 threads = THREADS + HEALTH_THREADS
-worker_class = "gthread"
+worker_class = WORKER_CLASS  # gthread with a deadline on request heads (serving.headguard)
 timeout = 90  # above the Services' timeoutSeconds (60): Serving, not gunicorn, cuts a request
 graceful_timeout = 20
 worker_tmp_dir = "/dev/shm"  # a tmpfs: the heartbeat file works with a read-only root filesystem

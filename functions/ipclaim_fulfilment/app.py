@@ -141,7 +141,8 @@ def _names_a_host(claim: IPClaim) -> bool:
 
 
 def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints: Hints) -> None:
-    """The pool may have room now: the hosts with claims of it that IPAM failed retry them.
+    """The pool may have room now: the hosts with claims of it that IPAM failed retry them, at
+    most as many as it has free addresses, the longest waiting first (`heal.free_addresses`).
     Not when it cannot have gained room since this process last saw it (`chain.hints`)."""
     pool = edge.current(event, IPPool, kube.get_pool, delete_needs_object=False)
     namespace, name = pool.metadata.namespace or "default", pool.metadata.name
@@ -151,7 +152,13 @@ def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints:
     if not hints.rooms.changed(pool):
         log.info("IPPool %s/%s: no room freed since last seen, nothing to do", namespace, name)
         return
-    for owner in ipam.failed_in_pool(kube, namespace, name):
+    owners = ipam.failed_in_pool(kube, namespace, name)
+    room = heal.free_addresses(pool)
+    if room is not None and room < len(owners):
+        log.info("IPPool %s/%s: %d free, retrying the %d waiting longest of %d",
+                 namespace, name, room, room, len(owners))  # fmt: skip
+        owners = owners[:room]
+    for owner in owners:
         _reconcile(kube, owner, settings, Occasion.POOL_CHANGED)
 
 

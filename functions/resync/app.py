@@ -3,7 +3,8 @@
 The ApiServerSource does not replay after a restart and Knative drops events after their last
 retry, so every tick LISTs the BareMetalHosts of its one namespace (`settings.ResyncSettings`:
 a namespaced Role is enough), or with the cluster-wide option of each namespace the sources'
-selector selects, and runs the host's one pipeline (`chain.pipeline`, the same the other
+selector selects (and then warns about IPPools of two namespaces that overlap,
+`chain.decide.overlaps`), and runs the host's one pipeline (`chain.pipeline`, the same the other
 functions run) for each host that is paused for us, slipped past the pause, lendable to CAPM3
 hanging in inspection (`chain.decide.hang`), or released and missing a claim its record names
 (`chain.decide.reclaim`: one LIST of our claims per namespace so recorded, handed to those
@@ -21,7 +22,8 @@ from datetime import UTC, datetime
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless.chain.decide import hang, lifecycle, reclaim, slipped
+from dhcpless.chain import act as performer
+from dhcpless.chain.decide import hang, lifecycle, overlaps, reclaim, repair, slipped
 from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gate import gate
 from dhcpless.chain.gather import Listed, released
@@ -80,7 +82,8 @@ def handle(
 def tick(kube: Kube, settings: Settings, resync: ResyncSettings) -> None:
     """LIST the hosts, pick the due ones, run their pipelines `resync.workers` at a time."""
     now = datetime.now(UTC)
-    hosts = [h for ns in watched_namespaces(kube, resync) for h in kube.list_hosts(ns)]
+    watched = watched_namespaces(kube, resync)
+    hosts = [h for ns in watched for h in kube.list_hosts(ns)]
     held = claims_held(kube, hosts)
     due = [h for h in hosts if due_for_tick(h, now, resync.hang_seconds, _in(held, h))]
     log.info("resync: %d of %d host(s) to reconcile", len(due), len(hosts))
@@ -89,6 +92,21 @@ def tick(kube: Kube, settings: Settings, resync: ResyncSettings) -> None:
         due,
         resync.workers,
     )
+    if len(watched) > 1:  # the cluster-wide layout: pools of two tenants may overlap
+        report_overlaps(kube, settings, watched)
+
+
+def report_overlaps(kube: Kube, settings: Settings, watched: list[str]) -> None:
+    """One LIST of IPPools per served namespace; a `PoolsOverlap` Warning on each pool that
+    can hand out an address a pool of another namespace can (`chain.decide.overlaps`). A
+    namespace that cannot be listed now is left out until the next tick."""
+    pools = {}
+    for namespace in watched:
+        try:
+            pools[namespace] = kube.list_pools(namespace)
+        except DhcplessError as err:
+            log.warning("resync: pools in %s not listed: %s", namespace, err.reason)
+    performer.report(overlaps.across(pools), kube, settings)
 
 
 def claims_held(kube: Kube, hosts: list[BareMetalHost]) -> dict[str, list[IPClaim]]:
@@ -124,6 +142,7 @@ def due_for_tick(
         or slipped.slipped(host)
         or lifecycle.lendable(host)
         or hang.hanging(host, now, hang_seconds)
+        or repair.wanted(host)
         or (held is not None and bool(reclaim.missing(host, tuple(held[1]))))
     )
 

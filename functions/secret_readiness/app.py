@@ -1,9 +1,13 @@
 """secret-readiness (Secret events, Reference mode: only a reference arrives, so GET it).
 
-A Secret that holds `networkData` releases the host that uses it: ours (labelled with the
-host) or one a user named in `spec.preprovisioningNetworkDataName` (found by a LIST of the
-Secret's namespace only). Releasing is one conditional JSON patch (see `chain.act`).
-Secrets without `networkData` are ignored after the GET; their data is never logged.
+A Secret that holds `networkData` releases the host that names it in
+`spec.preprovisioningNetworkDataName` (a user's, found by a LIST of the Secret's namespace
+only). A Secret under our default name reaches us only when our writer did not write it (the
+source skips `keys.WRITER_RELEASES_LABEL`): anyone may forge our labels and the host's UID, so
+it releases nothing here; the host gets a `SecretUnverified` Warning and the claims' path,
+which renders the host's own claims, verifies it (`chain.decide.verify`). Releasing is one
+conditional JSON patch (see `chain.act`). Secrets without `networkData` are ignored after the
+GET; their data is never logged.
 """
 
 from __future__ import annotations

@@ -11,6 +11,11 @@ Why these numbers (docs/deploy.md "Requests and timeouts", next to `containerCon
 * `BODY_READ_TIMEOUT`: a body that has not fully arrived by then is refused with **400** (408
   would be retried) and the connection is closed, so a slow sender holds a thread for this long
   at most. The broker sends whole events at once; only a broken or hostile sender is slow.
+* `HEAD_READ_TIMEOUT`: a request head (line and headers) not complete this long after a thread
+  took its connection ends the connection (`serving.headguard`). The broker, queue-proxy and
+  the kubelet send a head in one write; only a broken or hostile client ("header slowloris")
+  is slow, and it must not hold the threads the probes need. Short, because under a stream of
+  such connections a probe may wait this long for a thread.
 * `HEALTH_THREADS`: gunicorn gets this many threads above `containerConcurrency`. queue-proxy
   admits at most `containerConcurrency` requests (knative/serving `pkg/queue/breaker.go`), but
   its readiness probes and the kubelet's go around that limit; with spare threads a probe never
@@ -35,6 +40,7 @@ from dhcpless.serving import watchdog
 
 MAX_EVENT_BYTES: Final = 3 * 1024 * 1024
 BODY_READ_TIMEOUT: Final = 10.0
+HEAD_READ_TIMEOUT: Final = 2.0
 HEALTH_THREADS: Final = 2
 API_TIMEOUT: Final = (5.0, 20.0)
 CHUNK: Final = 64 * 1024
@@ -88,7 +94,7 @@ def read_body(
         return body
     except BodyRefused:
         if sock is not None:  # the server would read (and drop) the rest before the next
-            _shut_reading(sock)  # request on this connection: end it after the answer instead
+            shut_reading(sock)  # request on this connection: end it after the answer instead
         raise
     finally:
         if cutter is not None:
@@ -118,9 +124,10 @@ def _chunk(stream: Readable) -> bytes:
 def _cutter(sock: socket.socket | None, timeout: float) -> watchdog.Alarm | None:
     if sock is None:
         return None
-    return watchdog.SHARED.arm(timeout, functools.partial(_shut_reading, sock))
+    return watchdog.SHARED.arm(timeout, functools.partial(shut_reading, sock))
 
 
-def _shut_reading(sock: socket.socket) -> None:
+def shut_reading(sock: socket.socket) -> None:
+    """End the pending and every later read of `sock` (a deadline passed); sending stays."""
     with contextlib.suppress(OSError):  # already closed: nothing left to cut
         sock.shutdown(socket.SHUT_RD)

@@ -44,6 +44,16 @@ class Reason(StrEnum):
     """A Secret the host names cannot be used; the cause is not said (`chain.decide.messages`)."""
     NAME_TOO_LONG = "NameTooLong"
     """A name or label value derived from the host would exceed the API's limit (`names`)."""
+    SECRET_UNVERIFIED = "SecretUnverified"
+    """A Secret under our name is not what the host's claims render (`chain.decide.verify`)."""
+    SECRET_RERENDERED = "SecretRerendered"
+    """A Secret of ours was rendered again from the host's claims (`chain.decide.verify`)."""
+    SECRET_RESTORED = "SecretRestored"
+    """Our Secret of a released host, deleted, was written again (`chain.decide.repair`)."""
+    POOLS_OVERLAP = "PoolsOverlap"
+    """IPPools of two served namespaces can hand out one address (`chain.decide.overlaps`)."""
+    ADDRESS_NOT_RESTORED = "AddressNotRestored"
+    """A re-claim did not get the host's own address back (`chain.decide.restored`)."""
 
     @property
     def severity(self) -> Severity:
@@ -58,5 +68,7 @@ _PROGRESS = frozenset(
         Reason.HOST_RELEASED,
         Reason.CLAIM_RETRIED,
         Reason.CLAIM_LENT,
+        Reason.SECRET_RERENDERED,
+        Reason.SECRET_RESTORED,
     }
 )

@@ -23,10 +23,14 @@ from .support import ROOT, Obj, kustomize, load_yaml
 
 MUTATING = ROOT / "deploy" / "admission"
 VALIDATING = MUTATING / "validating"
+KEEP_PAUSE = MUTATING / "keep-pause"
 POLICY_FILES = {
     MUTATING: MUTATING / "mutating-policy.yaml",
     VALIDATING: VALIDATING / "validating-policy.yaml",
+    KEEP_PAUSE: KEEP_PAUSE / "keep-pause-policy.yaml",
 }
+INCLUDES = {MUTATING: (KEEP_PAUSE,), VALIDATING: (KEEP_PAUSE,), KEEP_PAUSE: ()}
+"""The components each one includes (`components:`): the keep-pause policy comes with both."""
 OLDEST = {"MutatingAdmissionPolicy": "1.36", "ValidatingAdmissionPolicy": "1.30"}
 
 
@@ -48,11 +52,18 @@ def _policies() -> list[Obj]:
 
 @pytest.mark.kubectl
 @pytest.mark.parametrize(
-    "tree", [pytest.param(MUTATING, id="mutating"), pytest.param(VALIDATING, id="validating")]
+    "tree",
+    [
+        pytest.param(MUTATING, id="mutating"),
+        pytest.param(VALIDATING, id="validating"),
+        pytest.param(KEEP_PAUSE, id="keep-pause"),
+    ],
 )
 def test_component_renders_without_namespace(tree: Path) -> None:
     rendered = kustomize(tree)
-    assert {o["kind"] for o in rendered} == {o["kind"] for o in load_yaml(POLICY_FILES[tree])}
+    files = (POLICY_FILES[tree], *(POLICY_FILES[t] for t in INCLUDES[tree]))
+    expected = {(o["kind"], o["metadata"]["name"]) for f in files for o in load_yaml(f)}
+    assert {(o["kind"], o["metadata"]["name"]) for o in rendered} == expected
     assert [o["metadata"].get("namespace") for o in rendered] == [None] * len(rendered)
 
 
@@ -91,7 +102,7 @@ def _rules(obj: Obj) -> list[Obj]:
     return rules
 
 
-@pytest.mark.parametrize("obj", [pytest.param(o, id=o["kind"]) for o in _policies()[::2]])
+@pytest.mark.parametrize("obj", [pytest.param(o, id=o["kind"]) for o in _policies()[:4:2]])
 def test_create_only_on_baremetalhosts(obj: Obj) -> None:
     assert [(r["apiGroups"], r["resources"], r["operations"]) for r in _rules(obj)] == [
         ([keys.BMO_GROUP], ["baremetalhosts"], ["CREATE"])
@@ -126,3 +137,19 @@ def test_refusal_says_what_to_add() -> None:
 
 def test_the_demo_installs_exactly_this_policy() -> None:
     assert demo_policy.pause_policy() == load_yaml(POLICY_FILES[MUTATING])
+
+
+def test_keep_pause_refuses_only_an_update_dropping_our_pause() -> None:
+    """UPDATE only, only when the host had our pause; passes when the pause stays or the host
+    names its network data (our release patch sets the name and drops the pause at once)."""
+    policy = load_yaml(POLICY_FILES[KEEP_PAUSE])[0]
+    assert [(r["apiGroups"], r["resources"], r["operations"]) for r in _rules(policy)] == [
+        ([keys.BMO_GROUP], ["baremetalhosts"], ["UPDATE"])
+    ]
+    [condition] = policy["spec"]["matchConditions"]
+    assert f"'{keys.PAUSED_ANNOTATION}'" in condition["expression"]
+    assert f"'{keys.PREPROVISIONING_PAUSE}'" in condition["expression"]
+    assert condition["expression"].startswith("oldObject.metadata.?annotations")
+    [validation] = policy["spec"]["validations"]
+    assert "object.spec.?preprovisioningNetworkDataName" in validation["expression"]
+    assert "spec.preprovisioningNetworkDataName" in validation["message"]

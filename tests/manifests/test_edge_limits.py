@@ -1,6 +1,10 @@
 """Request limits of the served image (issue 14, finding 1), through real gunicorn with
 deploy/gunicorn_conf.py, the way the Containerfile runs it.
 
+* Eight connections that send part of a request head and stall ("header slowloris", issue 24,
+  finding 7: more than every thread gunicorn has) do not keep the readiness probe or a valid
+  event waiting more than `ANSWER_WITHIN`: the head deadline (`serving.headguard`) frees the
+  threads, and those connections are closed unanswered.
 * Four connections that send headers and then stall (as many as `containerConcurrency`) do not
   keep the health probes waiting: gunicorn keeps threads for them (`limits.HEALTH_THREADS`).
 * Those stalled bodies are answered 400 (not retried by Knative) once `BODY_READ_TIMEOUT` is
@@ -15,14 +19,18 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cloudevents.core.bindings.http import to_binary_event
 
-from dhcpless import limits
+from dhcpless import keys, limits
+from dhcpless.keys import EventType
+from tests.support import objects, scenario
 from tests.support.waits import eventually
 
 from .test_image import CONF, _free_port, _kubeconfig
@@ -30,6 +38,9 @@ from .test_image import CONF, _free_port, _kubeconfig
 START_TIMEOUT = 30.0
 """Quiet-machine deadline for gunicorn to answer (scaled by `seconds()`)."""
 SLOW_CLIENTS = 4
+SLOW_HEADS = 8
+ANSWER_WITHIN = 5.0
+"""Issue 24: a probe and an event under slow heads (`limits.HEAD_READ_TIMEOUT`: 2 s)."""
 PROBE = b"GET /health/readiness HTTP/1.1\r\nHost: x\r\n\r\n"
 HEADERS = "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/cloudevents+json\r\n"
 
@@ -115,6 +126,36 @@ def test_health_answers_while_every_work_thread_reads_a_stalled_body(served: Ser
         assert all(b"did not arrive in time" in tail for tail in tails), tails
     finally:
         for conn in stalled:
+            conn.close()
+
+
+def _event() -> bytes:
+    """A valid BareMetalHost event host-registration answers from the event alone (204: a
+    pause that is not ours), as raw HTTP/1.1."""
+    event = scenario.cloudevent(EventType.RESOURCE_UPDATE, objects.host(pause=keys.CAPM3_PAUSE))
+    message = to_binary_event(event)
+    head = "".join(f"{k}: {v}\r\n" for k, v in message.headers.items())
+    length = f"Content-Length: {len(message.body)}\r\n"
+    return f"POST / HTTP/1.1\r\nHost: x\r\n{head}{length}\r\n".encode() + message.body
+
+
+def test_slow_heads_hold_no_thread_past_their_deadline(served: Served) -> None:
+    port = served.port
+    slow = [socket.create_connection(("127.0.0.1", port), timeout=60) for _ in range(SLOW_HEADS)]
+    for conn in slow:
+        conn.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nX-Slow: ")  # never the blank line
+    try:
+        started = time.monotonic()
+        with ThreadPoolExecutor(2) as pool:
+            asked = [pool.submit(_exchange, port, request) for request in (PROBE, _event())]
+            answers = [a.result(timeout=60) for a in asked]
+        took = time.monotonic() - started
+        assert [_status(a) for a in answers] == [200, 204]
+        print(f"probe and event answered in {took:.2f} s under {SLOW_HEADS} slow heads")
+        assert took < ANSWER_WITHIN, f"answered after {took:.2f} s"
+        assert [_until_closed(conn) for conn in slow] == [b""] * SLOW_HEADS  # cut, unanswered
+    finally:
+        for conn in slow:
             conn.close()
 
 

@@ -143,6 +143,8 @@ def audit() -> Iterator[list[object]]:
         rbac_lifecycle_steps.external_resync(sandbox, lambda: _ping(sandbox))
         assert rbac_legacy_claim_steps.older_claims(sandbox, {"rack": "r1"})
         assert rbac_legacy_claim_steps.hand_written_secret(sandbox)
+        assert rbac_legacy_claim_steps.rendered_again(sandbox)
+        assert rbac_legacy_claim_steps.named_later(sandbox)
         assert rbac_redelivery_steps.redelivered(sandbox, "tiny-2", "tiny")
         assert rbac_redelivery_steps.gated(sandbox, lambda: _ping(sandbox))
         assert rbac_redelivery_steps.external_twice(sandbox, lambda: _ping(sandbox))

@@ -186,12 +186,16 @@ class Ipam:
                 self.fulfil(claim)
 
     def fulfil(self, claim: Obj) -> None:
-        """Give one claim the lowest free address of its pool (or an exhaustion error)."""
+        """Give one claim the lowest free address of its pool, or the one it asks for
+        (`keys.REQUESTED_IP_ANNOTATION`), or an error."""
         namespace, name = claim["metadata"]["namespace"], claim["metadata"]["name"]
         pool = self._get("IPPool", namespace, claim["spec"]["pool"]["name"])
         status: Obj
-        address = self._free(pool, namespace)
-        if address is None:
+        requested = (claim["metadata"].get("annotations") or {}).get(keys.REQUESTED_IP_ANNOTATION)
+        address = self._free(pool, namespace, requested)
+        if address is None and requested:  # ip-address-manager `allocateAddress`: that or none
+            status = {"errorMessage": "Requested IP not available"}
+        elif address is None:
             status = {"errorMessage": "Failed to allocate address: Exhausted IP Pools"}
         else:
             status = {
@@ -208,7 +212,8 @@ class Ipam:
         assert isinstance(raw, dict)
         return raw
 
-    def _free(self, pool: Obj, namespace: str) -> str | None:
+    def _free(self, pool: Obj, namespace: str, requested: str | None = None) -> str | None:
+        """The lowest free address of the pool, or only `requested` when a claim asks for it."""
         group, version, plural = RESOURCES["IPAddress"]
         listing = self.custom.list_namespaced_custom_object(group, version, namespace, plural)
         assert isinstance(listing, dict)
@@ -216,7 +221,8 @@ class Ipam:
         entry = pool["spec"]["pools"][0]
         start, end = ipaddress.ip_address(entry["start"]), ipaddress.ip_address(entry["end"])
         candidates = (str(start + offset) for offset in range(int(end) - int(start) + 1))
-        return next((a for a in candidates if a not in used), None)
+        wanted = (a for a in candidates if not requested or a == requested)
+        return next((a for a in wanted if a not in used), None)
 
     def _address(self, pool: Obj, claim: Obj, address: str) -> str:
         spec = pool["spec"]

@@ -1,7 +1,7 @@
 """Pure chain decisions (`dhcpless.chain`): typed state in, frozen actions out, no I/O.
 
 Covers: the pause gate, registration (template problems become Warning Events; one claim per
-pool; a template with no pool renders at once; an existing Secret is never replaced),
+pool; a template with no pool renders at once; an existing Secret is verified, `verify`),
 fulfilment (wait, failed claim, render), release (set name + unpause, static name, missing or
 invalid Secret), the exact conditional JSON patch, and that Secret data never shows in a repr.
 """
@@ -29,6 +29,7 @@ from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret, network_t
 from dhcpless.templates.resolve import TemplateKind, TemplateRef
 from tests.support import objects
 
+OURS = "host-0" + keys.SECRET_NAME_SUFFIX
 REF = TemplateRef(TemplateKind.METAL3_DATA_TEMPLATE, keys.CAPM3_GROUP, "tmpl", objects.NS)
 
 
@@ -49,6 +50,7 @@ def secret(name: str, text: str | None, ours: bool | None = None) -> Secret:
     """`ours` (default: under our name) adds our labels and the host's UID (`chain.identity`)."""
     data = {} if text is None else {keys.NETWORK_DATA_KEY: Secret.encode(text)}
     meta: dict[str, Any] = {"name": name, "namespace": objects.NS}
+    meta["resourceVersion"] = "7"
     if name == OURS if ours is None else ours:
         meta["labels"] = {keys.HOST_LABEL: "host-0", keys.MANAGED_BY_LABEL: keys.MANAGED_BY_VALUE}
         owner = {"apiVersion": "metal3.io/v1alpha1", "kind": "BareMetalHost", "name": "host-0"}
@@ -136,22 +138,36 @@ def test_registration_without_pools_renders_at_once() -> None:
     assert reasons(actions) == ["NetworkDataRendered", "HostReleased"]  # the writer releases
 
 
+DIFFERENT = '{"links": [], "networks": [], "services": []}'
+
+
 @pytest.mark.parametrize(
-    ("existing_text", "expected"),
+    ("existing", "expected", "replaces"),
     [
-        pytest.param(None, ["NetworkDataRendered", "HostReleased"], id="absent-written"),
+        pytest.param(None, ["NetworkDataRendered", "HostReleased"], None, id="absent-written"),
         pytest.param(
-            '{"links": [], "networks": [], "services": []}', ["SecretConflict"], id="different-kept"
+            secret(OURS, DIFFERENT),
+            ["SecretUnverified", "SecretRerendered", "HostReleased"],
+            "7",
+            id="ours-different-rendered-again",
+        ),
+        pytest.param(
+            secret(OURS, DIFFERENT, ours=False),
+            ["SecretConflict"],
+            None,
+            id="foreign-different-kept",
         ),
     ],
 )
-def test_existing_secret_is_never_replaced(existing_text: str | None, expected: list[str]) -> None:
-    name = "host-0" + keys.SECRET_NAME_SUFFIX
-    existing = None if existing_text is None else secret(name, existing_text)
+def test_an_existing_secret_is_verified(
+    existing: Secret | None, expected: list[str], replaces: str | None
+) -> None:
+    """Ours with other data is rendered again (the host has not used it: it is paused),
+    guarded by the resourceVersion read; anyone else's is never replaced."""
     actions = decide(facts(found(objects.NO_POOLS), existing))
     assert reasons(actions) == expected
-    if existing is not None:
-        assert not any(isinstance(a, WriteSecret) for a in actions)
+    writes = [a for a in actions if isinstance(a, WriteSecret)]
+    assert [w.replace for w in writes] == ([] if expected == ["SecretConflict"] else [replaces])
 
 
 def claim(pool: str, address: str | None = None, error: str | None = None) -> IPClaim:
@@ -206,7 +222,6 @@ def test_fulfilment_renders_from_the_addresses() -> None:
 
 
 VALID = objects.VALID_NETWORK_DATA
-OURS = "host-0" + keys.SECRET_NAME_SUFFIX
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,8 @@ HOST = HostRef("metal3", "host-0", "uid-1")
 PROGRESS = {"TemplateChosen", "ClaimsCreated", "NetworkDataRendered", "HostReleased"}
 PROGRESS |= {"ClaimRetried"}  # healing
 PROGRESS |= {"ClaimLent"}  # CAPM3 borrows the host's claim (chain/lifecycle.py)
+PROGRESS |= {"SecretRerendered"}  # our unused Secret rendered again (chain/decide/verify.py)
+PROGRESS |= {"SecretRestored"}  # our deleted Secret written again (chain/decide/repair.py)
 
 
 @pytest.mark.parametrize("reason", list(Reason))

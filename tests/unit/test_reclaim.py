@@ -1,6 +1,8 @@
 """`chain.decide.reclaim`: a released host keeps the claims recorded at release. A claim of
 ours that is gone is made again with a `ClaimDeleted` Warning, on its DELETE event or, when
-that event was lost, on a resync tick; anything else under the name is reported, never used."""
+that event was lost, on a resync tick; anything else under the name is reported, never used.
+What is made again comes from the record on the host's own Secret, in the host's namespace,
+never from the hint on the host (issue 24, finding 4), and asks for the recorded address."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from dhcpless.chain.decide import decide, reclaim
 from dhcpless.chain.decide.release import decide_release
 from dhcpless.chain.facts import HostFacts, Occasion, taken_key
 from dhcpless.chain.gate import gate
-from dhcpless.chain.objects import secret_object
+from dhcpless.chain.objects import claim_object, secret_object
 from dhcpless.chain.patches import CLAIMED_PATH, release_patch
 from dhcpless.models import BareMetalHost, IPClaim, Secret
 from dhcpless.reasons import Reason
@@ -45,8 +47,19 @@ def claim(pool: str, uid: str = UID, **meta: Any) -> IPClaim:
     return IPClaim.model_validate({"metadata": raw | meta, "spec": spec})
 
 
-def tick(found: BareMetalHost, *held: IPClaim) -> HostFacts:
-    return HostFacts(found, Occasion.TICK, held=held)
+ADDRESSES = "p1=10.0.0.1,p2=10.0.0.2"
+
+
+def own_secret(record: str = RECORD, uid: str = UID) -> Secret:
+    """The released host's own Secret, as we wrote it: where the trusted record is."""
+    ref = HostRef("ns", "h", uid)
+    name = "h" + keys.SECRET_NAME_SUFFIX
+    write = WriteSecret("ns", name, ref, "{}", claimed=record, addresses=ADDRESSES)
+    return secret_object(write)
+
+
+def tick(found: BareMetalHost, *held: IPClaim, secret: Secret | None = None) -> HostFacts:
+    return HostFacts(found, Occasion.TICK, held=held, secret=secret or own_secret())
 
 
 def shape(actions: tuple[Action, ...]) -> list[tuple[str, str]]:
@@ -83,12 +96,22 @@ DELETING = {"deletionTimestamp": "2026-01-02T00:00:00Z"}
         pytest.param(tick(host({keys.CLAIMED_POOLS_ANNOTATION: RECORD})), [], id="never-released"),
         pytest.param(tick(host(deletionTimestamp="2026-01-02T00:00:00Z", finalizers=["x"])), [],
                      id="being-deleted"),
-        pytest.param(tick(host(RELEASED)), [], id="released-before-the-record"),
-        pytest.param(tick(host(RELEASED | {keys.CLAIMED_POOLS_ANNOTATION: "a/p1,b/p2"})), [],
+        pytest.param(tick(host(RELEASED), secret=own_secret("")), [],
+                     id="released-before-the-record"),
+        pytest.param(tick(host(RELEASED | {keys.CLAIMED_POOLS_ANNOTATION: "a/p1,b/p2"}),
+                     secret=own_secret("a/p1,b/p2")), [],
                      id="record-naming-two-namespaces"),
         pytest.param(HostFacts(host(), held=None), [], id="event-without-a-delete"),
         pytest.param(HostFacts(host(RELEASED), gone=claim("p2")), [("CreateIPClaim", GONE),
                      ("RecordEvent", Reason.CLAIM_DELETED.value)], id="delete-event-no-record"),
+        pytest.param(tick(host(), claim("p1"), secret=own_secret(uid="uid-forger")), [],
+                     id="tick-secret-not-the-hosts"),
+        pytest.param(replace(tick(host(), claim("p1")), secret=None), [],
+                     id="tick-hint-without-our-secret"),
+        pytest.param(tick(host(RELEASED | {keys.CLAIMED_POOLS_ANNOTATION: "ns/p1,ns/p2,ns/x"}),
+                     claim("p1"), claim("p2")), [], id="tick-hint-naming-a-pool-we-never-claimed"),
+        pytest.param(tick(host(RELEASED | {keys.CLAIMED_POOLS_ANNOTATION: "other/p1"}),
+                     secret=own_secret("other/p1")), [], id="record-naming-another-namespace"),
         pytest.param(HostFacts(host(RELEASED), gone=claim("p2", "uid-old")), [],
                      id="delete-event-of-a-predecessors-claim"),
         pytest.param(replace(HostFacts(host(), gone=claim("p2")), taken={taken_key("IPClaim",
@@ -106,15 +129,16 @@ def test_reclaim(facts: HostFacts, expected: list[tuple[str, str]]) -> None:
 def test_the_record_goes_from_our_secret_to_the_release_patch() -> None:
     """Written on the Secret, copied onto the host by the one release patch (an annotation op;
     a labels map written whole only under the resourceVersion test: `chain.decide.quiet`)."""
-    paused = waiting()
-    secret = secret_of(paused, RECORD)
+    paused, record = waiting(), f"{objects.NS}/p1,{objects.NS}/p2"
+    secret = secret_of(paused, record)
     release = next(a for a in decide_release(paused, secret) if isinstance(a, ReleaseHost))
-    assert release.claimed == RECORD
+    assert release.claimed == record
     ops = release_patch(release, "2026-01-01T00:00:00Z")
-    assert {"op": "add", "path": CLAIMED_PATH, "value": RECORD} in ops
+    assert {"op": "add", "path": CLAIMED_PATH, "value": record} in ops
     whole = any(op["path"] == "/metadata/labels" for op in ops)
     assert not whole or ops[1]["path"] == "/metadata/resourceVersion"
-    assert reclaim.parse(RECORD) == ("ns", ("p1", "p2"))
+    assert reclaim.parse(RECORD, "ns") == ("ns", ("p1", "p2"))
+    assert reclaim.parse(RECORD, "other") is None  # claims live in the host's namespace
 
 
 @pytest.mark.parametrize(
@@ -143,3 +167,19 @@ def secret_of(owner: BareMetalHost, record: str) -> Secret:
     ref = HostRef.of(owner)
     name = owner.name + keys.SECRET_NAME_SUFFIX
     return secret_object(WriteSecret(owner.namespace, name, ref, data, claimed=record))
+
+
+@pytest.mark.parametrize(
+    "facts",
+    [
+        pytest.param(tick(host(), claim("p1")), id="tick"),
+        pytest.param(HostFacts(host(), gone=claim("p2"), secret=own_secret()), id="delete-event"),
+    ],
+)
+def test_a_reclaim_asks_for_the_recorded_address_back(facts: HostFacts) -> None:
+    (made,) = [a for a in reclaim.decide(facts) if isinstance(a, CreateIPClaim)]
+    assert (made.namespace, made.name, made.address) == ("ns", GONE, "10.0.0.2")
+    assert made.host.uid == UID  # owned by the host: collected with it
+    meta = claim_object(made).metadata
+    assert meta.annotations[keys.REQUESTED_IP_ANNOTATION] == "10.0.0.2"
+    assert [o.uid for o in meta.owner_references] == [UID]

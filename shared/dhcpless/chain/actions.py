@@ -23,6 +23,8 @@ class CreateIPClaim:
     """The template the claim is for, recorded on the claim when ..."""
     pools: tuple[str, ...] = ()
     """... the host claims from pools of it (empty: nothing recorded)."""
+    address: str = ""
+    """The address to ask IPAM for (`keys.REQUESTED_IP_ANNOTATION`; "": any)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,10 @@ class WriteSecret:
     """nmstate YAML for the Secret key `nmstate` (format `nmstate`); never logged."""
     claimed: str = ""
     """`keys.CLAIMED_POOLS_ANNOTATION`: the pools whose claims gave the data ("": none)."""
+    addresses: str = ""
+    """`keys.CLAIMED_ADDRESSES_ANNOTATION`: each Metal3 pool's address in the data ("": none)."""
+    replace: str | None = None
+    """The resourceVersion of a Secret of ours to replace (`decide.verify`); None: create."""
 
 
 class DoneMark(StrEnum):

@@ -115,6 +115,12 @@ class HostFacts:
     held: tuple[IPClaim, ...] | None = None
     """On a tick, a released host's claims listed by our labels in the namespace its record
     names (`decide.reclaim`); None: not read."""
+    secret_missing: bool = False
+    """A released host's own Secret, read because BMO cannot register it, is gone: the render
+    facts are gathered to write it again (`decide.repair`)."""
+    reclaimed: tuple[tuple[IPClaim, IPAddress | None], ...] = ()
+    """A released host's answered re-claims (they asked for an address) with their IPAddress
+    once fulfilled (`decide.restored`)."""
     hang_addresses: tuple[IPAddress, ...] | None = None
     """A hanging host's claimed addresses (a tick only); None: not hanging."""
     hang_seconds: float = 0.0

@@ -42,6 +42,8 @@ def claim_object(action: CreateIPClaim) -> IPClaim:
     }  # fmt: skip
     if action.pools:  # the template the claim was made for (`dhcpless status` shows it)
         meta["annotations"] |= {keys.CLAIM_TEMPLATE_ANNOTATION: action.template}
+    if action.address:  # a re-claim asks for the host's own address back
+        meta["annotations"] |= {keys.REQUESTED_IP_ANNOTATION: action.address}
     return IPClaim.model_validate(
         {
             "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},
@@ -77,6 +79,8 @@ def secret_object(action: WriteSecret) -> Secret:
         annotations[keys.NETWORK_DATA_FORMAT_ANNOTATION] = action.data_format.value
     if action.claimed:  # carried to the host by the release (`chain.decide.reclaim`)
         annotations[keys.CLAIMED_POOLS_ANNOTATION] = action.claimed
+    if action.addresses:  # what a re-claim asks for back (`chain.decide.reclaim`)
+        annotations[keys.CLAIMED_ADDRESSES_ANNOTATION] = action.addresses
     if annotations:
         meta["annotations"] = annotations
     data = {keys.NETWORK_DATA_KEY: Secret.encode(action.network_data)}

@@ -41,8 +41,9 @@ def reconcile(
 ) -> HostFacts | None:
     """Reconcile `host`, as read from the API by the caller (a GET, or resync's LIST: never an
     event's copy). Returns the facts the last round decided on; None when the host went.
-    `known`: Secrets this invocation read already (secret-readiness): not read again, and a
-    waiting host with its Secret known gets the release checks, not the render path.
+    `known`: Secrets this invocation read already (secret-readiness): not read again; a
+    waiting host's Secret so known releases nothing (`decide.verify`: only the claims' path,
+    which reads the render facts, can check it).
     `listed`: the host's claims its caller listed already (first round only). `fresh`: the
     caller's event says the host was just added: its claims are not listed in the first round
     (`gather`), which then does not count against `ROUNDS`."""

@@ -6,6 +6,7 @@ from typing import Final
 
 __all__ = [
     "CAPM3_PAUSE",
+    "CLAIMED_ADDRESSES_ANNOTATION",
     "CLAIMED_POOLS_ANNOTATION",
     "CLAIM_TEMPLATE_ANNOTATION",
     "HOST_UID_ANNOTATION",
@@ -16,6 +17,7 @@ __all__ = [
     "PREPROVISIONING_PAUSE",
     "PREPROV_IMAGE_BUILDER_ANNOTATION",
     "RELEASED_AT_ANNOTATION",
+    "REQUESTED_IP_ANNOTATION",
     "TEMPLATE_REFERENCE_ANNOTATION",
 ]
 
@@ -49,6 +51,19 @@ CLAIMED_POOLS_ANNOTATION: Final = "dhcpless.metal3.io/claimed-pools"
 whose claims the network data's addresses came from, `<namespace>/<pool>` comma-separated. A
 released host keeps exactly these claims for its whole life (resync claims a missing one again,
 `chain.decide.reclaim`), whatever the template says later."""
+
+CLAIMED_ADDRESSES_ANNOTATION: Final = "dhcpless.metal3.io/claimed-addresses"
+"""On the Secret we write (never on the host): `<pool>=<address>` comma-separated, the address
+each Metal3 pool's claim gave the data. The record a re-claim trusts (`chain.decide.reclaim`):
+read from our own Secret (our labels and the host's UID, named by the host), never from
+annotations on the host, which anyone who may annotate hosts can write."""
+
+REQUESTED_IP_ANNOTATION: Final = "ipAddress"
+"""On an IPClaim: the address asked for. IPAM gives exactly that address or fails the claim
+with "Requested IP not available" (ip-address-manager `ipam/ippool_manager.go`,
+`IPAddressAnnotation`, read in `allocateAddress`; validated by
+`internal/webhooks/v1alpha1/ipclaim_webhook.go`). A re-claim asks for the host's own address
+back with it (`chain.decide.reclaim`)."""
 
 CLAIM_TEMPLATE_ANNOTATION: Final = "dhcpless.metal3.io/template"
 """On the IPClaims we create: the template they were created from (`TemplateRef` as text)."""

@@ -17,6 +17,7 @@ driver but virtual media). Fix the host, or skip this rule knowingly.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator
 
 from dhcpless.keys import LinkKind, ValidationRule
@@ -42,13 +43,19 @@ def _boot_links(doc: OsDocument, boot_mac: str) -> list[str]:
 
 
 def carriers(doc: OsDocument, roots: list[str]) -> set[str]:
-    """`roots` plus every link built on them, directly or through other bonds/VLANs."""
-    found = set(roots)
-    grew = True
-    while grew:
-        added = {link.id for link in doc.links if found.intersection(link.parents)} - found
-        found |= added
-        grew = bool(added)
+    """`roots` plus every link built on them, directly or through other bonds/VLANs: one pass
+    to index each link's children, then a walk that visits each link once (linear; it rescanned
+    every link once per level before, quadratic in a long VLAN chain)."""
+    children: dict[str, list[str]] = defaultdict(list)
+    for link in doc.links:
+        for parent in link.parents:
+            children[parent].append(link.id)
+    found, todo = set(roots), list(roots)
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
     return found
 
 

@@ -103,11 +103,16 @@ def _spans(pool: IPPool) -> list[Span]:
     return [span for entry in pool.spec.pools if (span := entry_span(entry)) is not None]
 
 
-def _pair_problem(pool: IPPool, other: IPPool) -> Problem | None:
+def overlap_text(pool: IPPool, other: IPPool) -> str | None:
+    """Pure: the addresses both pools can hand out ("a-b, c"), or None when they share none."""
     common = [c for a in _spans(pool) for b in _spans(other) if (c := a.overlap(b)) is not None]
-    if not common:
+    return ", ".join(str(span) for span in common) if common else None
+
+
+def _pair_problem(pool: IPPool, other: IPPool) -> Problem | None:
+    where = overlap_text(pool, other)
+    if where is None:
         return None
-    where = ", ".join(str(span) for span in common)
     return Problem(_RULE, f"{_label(pool)} overlaps {_label(other)} at {where}")
 
 

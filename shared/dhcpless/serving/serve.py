@@ -21,6 +21,7 @@ from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.limits import HEALTH_THREADS
 from dhcpless.serving.exit_hooks import worker_exit
+from dhcpless.serving.headguard import WORKER_CLASS
 from dhcpless.serving.web import Settings
 
 THREADS = 4
@@ -56,6 +57,7 @@ def serve_function(function: FunctionName, port: int = 8080, host: str = "0.0.0.
         "bind": f"{host}:{port}",
         "workers": 1,
         "threads": THREADS + HEALTH_THREADS,  # spare threads: probes never wait
+        "worker_class": WORKER_CLASS,  # gthread, with a deadline on request heads
         "accesslog": "-",
         "control_socket_disable": True,  # no socket under $HOME: images run read-only
         "worker_exit": worker_exit,  # queued Events posted before the worker goes

@@ -35,7 +35,7 @@ from dhcpless.chain.patches import lend_patch, nudge_patch, release_patch
 from dhcpless.errors import AlreadyExists, Gone, Transient
 from dhcpless.kube import capi, capm3, recorder
 from dhcpless.kube.client import Kube
-from dhcpless.models import BareMetalHost
+from dhcpless.models import BareMetalHost, Secret
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +69,15 @@ def act(actions: Sequence[Action], kube: Kube, settings: Reporting, host: BareMe
             recorder.record(kube, action.host, action.reason, action.message, settings.component)
 
 
+def report(events: Sequence[RecordEvent], kube: Kube, settings: Reporting) -> None:
+    """Events decided about objects other than one host (`decide.overlaps`: IPPools)."""
+    for event in events:
+        log.info("%s %s/%s: %s", event.host.kind, event.host.namespace, event.host.name,
+                 summary(event))  # fmt: skip
+        if settings.record_events:
+            recorder.record(kube, event.host, event.reason, event.message, settings.component)
+
+
 def perform(action: Action, kube: Kube) -> None:
     """Do one write (`RecordEvent`s are written by `act`)."""
     match action:
@@ -77,6 +86,8 @@ def perform(action: Action, kube: Kube) -> None:
         case CreateIPAddressClaim():
             create = lambda: kube.create_capi_claim(capi_claim_object(action))  # noqa: E731
             _create(create, "IPAddressClaim", action, kube)
+        case WriteSecret() if action.replace is not None:
+            kube.update_secret(_versioned(secret_object(action), action.replace))
         case WriteSecret():
             _create(lambda: kube.create_secret(secret_object(action)), "Secret", action, kube)
         case ReleaseHost():
@@ -91,6 +102,13 @@ def perform(action: Action, kube: Kube) -> None:
             capm3.patch_claim(kube, action.namespace, action.name, nudge_patch(action))
         case RecordEvent():
             pass
+
+
+def _versioned(secret: Secret, version: str) -> Secret:
+    """The Secret guarded by the resourceVersion decided on: a concurrent write is a Conflict
+    (503), and the retry reads and decides again."""
+    meta = secret.metadata.model_copy(update={"resource_version": version or None})
+    return secret.model_copy(update={"metadata": meta})
 
 
 Creatable = CreateIPClaim | CreateIPAddressClaim | WriteSecret

@@ -19,6 +19,8 @@ def summary(action: Action) -> str:
     match action:
         case CreateIPClaim():
             return f"claim {action.namespace}/{action.name}"
+        case WriteSecret() if action.replace is not None:
+            return f"render again Secret {action.namespace}/{action.name}"
         case WriteSecret():
             return f"write Secret {action.namespace}/{action.name}"
         case ReleaseHost():

@@ -6,12 +6,14 @@ the same checks; only the occasion (`facts.Occasion`) says what may be retried o
 * paused for us, Secret named: release once that Secret holds valid data (`release`);
 * paused for us, waiting: the template's problem, else claims for pools without one
   (`claims`), else failed claims (retried or reported), else render, write, release
-  (`write`: a Secret already there is compared with the render, never replaced); a Secret
-  of ours found before every address is there gets the release checks alone (`release`,
-  as secret-readiness always did); on a tick also why IPAM leaves claims unanswered
-  (`stalls`);
+  (`write`: a Secret already there is verified against the render, `verify`); a Secret
+  known without the render (secret-readiness) or before every address is there cannot be
+  verified: a Warning, nothing released (the claims' path verifies it once they render); on
+  a tick also why IPAM leaves claims unanswered (`stalls`);
 * released: lend our claims to CAPM3 (`lifecycle`), claim again a claim someone deleted
-  (`reclaim`: on its DELETE event, or on a tick from the pools recorded at release), on a
+  (`reclaim`: on its DELETE event, or on a tick from the record on its own Secret, asking
+  for its address back; `restored`: a Warning when it could not have it), write our Secret
+  again when BMO cannot register the host because it is gone (`repair`), on a
   tick one Warning for a host hanging in inspection (`hang`);
 * not paused and never released: one Warning when it slipped past the pause (`slipped`).
 """
@@ -19,7 +21,19 @@ the same checks; only the occasion (`facts.Occasion`) says what may be retried o
 from __future__ import annotations
 
 from dhcpless.chain.actions import Action, RecordEvent
-from dhcpless.chain.decide import claims, hang, heal, lifecycle, reclaim, repause, slipped, stalls
+from dhcpless.chain.decide import (
+    claims,
+    hang,
+    heal,
+    lifecycle,
+    reclaim,
+    repair,
+    repause,
+    restored,
+    slipped,
+    stalls,
+    verify,
+)
 from dhcpless.chain.decide.release import decide_release, event
 from dhcpless.chain.decide.write import decide_render
 from dhcpless.chain.facts import Found, HostFacts, Occasion, Problem
@@ -45,7 +59,7 @@ def decide(facts: HostFacts) -> Actions:
 def _waiting(facts: HostFacts) -> Actions:
     template, pools = facts.template, facts.pools
     if facts.secret is not None and not _renderable(facts):
-        return decide_release(facts.host, facts.secret)  # its Secret is there: release checks
+        return verify.unverifiable(facts.host, facts.secret)  # never released unchecked
     if template is None:
         return ()
     if isinstance(template, Problem):
@@ -91,6 +105,8 @@ def _released(facts: HostFacts) -> Actions:
         *slipped.decide_slipped(host),
         *lifecycle.decide(facts),
         *reclaim.decide(facts),
+        *restored.decide(facts),
+        *repair.decide(facts),
         *(hang.decide_hang(host, hung, facts.hang_seconds) if hung is not None else ()),
     )
 

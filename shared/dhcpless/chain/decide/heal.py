@@ -7,7 +7,11 @@ event, and ipclaim-fulfilment re-drives the host's registration, which creates t
 claim anew; IPAM then serves it from the pool as it is now. Recreation never happens on the
 failed claim's own update event: with the pool still exhausted that would loop with IPAM.
 An IPPool event whose pool cannot have gained room since the last one (`may_have_room`) lists
-nothing: a failed claim waits for the next change that frees room, or for a resync tick.
+nothing: a failed claim waits for the next change that frees room, or for a resync tick. One
+that may have room retries at most as many failed claims as the pool has free addresses
+(`free_addresses`), oldest first (`oldest_first`): each address freed in an exhausted pool
+deleted and re-created every failed claim of it, and IPAM failed all but one again (issue 24:
+316 deletes for 10 freed addresses).
 """
 
 from __future__ import annotations
@@ -32,6 +36,26 @@ def failed(claims: Iterable[IPClaim], pool: str | None = None) -> list[IPClaim]:
         and (pool is None or c.spec.pool.name == pool)
     ]
     return sorted(found, key=lambda c: c.metadata.name)
+
+
+def oldest_first(claims: Iterable[IPClaim]) -> list[IPClaim]:
+    """Failed claims in the order they were made (then by name): the longest waiting first."""
+    return sorted(claims, key=lambda c: (c.metadata.creation_timestamp or "", c.metadata.name))
+
+
+def free_addresses(pool: IPPool) -> int | None:
+    """Pure: how many addresses IPAM can still hand out from `pool` to a claim that is not
+    pre-allocated: the addresses of its ranges (`render.validate_pools.entry_span`, as
+    ip-address-manager's GetIPAddress walks them) less those it holds (`status.indexes`) or
+    reserves (`spec.preAllocations`). None when a range cannot be read: then nothing is bounded."""
+    from dhcpless.render.validate_pools import entry_span  # render layer, pure
+
+    spans = [entry_span(entry) for entry in pool.spec.pools]
+    if any(span is None for span in spans):
+        return None
+    size = sum(span.last - span.first + 1 for span in spans if span is not None)
+    taken = {*pool.status.indexes.values(), *pool.spec.pre_allocations.values()}
+    return max(size - len(taken), 0)
 
 
 def decide_retry(host: BareMetalHost, claims: Sequence[IPClaim]) -> tuple[Action, ...]:

@@ -9,23 +9,33 @@ Warning: IPAM may have given a different address, which the host's network data 
 
 Two occasions, one decision (`decide`): the claim's DELETE event (`HostFacts.gone`), and a
 resync tick (`HostFacts.held`), because the event source loses events (no replay after a
-restart) and the address would then stay free for ever. A tick knows which claims the host
-must hold from `keys.CLAIMED_POOLS_ANNOTATION`, recorded on the Secret when it was written and
-copied onto the host by the release patch: the pools the host's data came from, whatever the
-template says later (an edit after release must neither drop a claim nor add one). A host
-released before the record existed has none: only the DELETE event re-claims for it.
-Cost on a tick: resync LISTs our claims once per namespace named by a record
-(`chain.gather.released.ours_in`), and a host runs its pipeline only when one is missing.
+restart) and the address would then stay free for ever.
+
+What the host must hold is read from what we wrote and can verify (issue 24, finding 4):
+the record on the host's own Secret (`trusted`: named by the host, our labels and its UID),
+`keys.CLAIMED_POOLS_ANNOTATION` and `keys.CLAIMED_ADDRESSES_ANNOTATION`, written when the data
+was rendered and verified with it (`decide.verify`). The copy of the pools on the host (the
+release patch writes it) is only a hint of where to look (`recorded`): anyone who may annotate
+hosts can write it, so it never decides what is created. Claims are made in the host's own
+namespace only, owned by the host (garbage-collected with it): a record naming another
+namespace is not ours to act on. The claim made again asks IPAM for the host's own address
+back (`keys.REQUESTED_IP_ANNOTATION`; `decide.restored` says when it could not have it).
+Cost on a tick: resync LISTs our claims once per namespace with a hint
+(`chain.gather.released.ours_in`); a host runs its pipeline, and its Secret is read, only when
+a claim is missing.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from dhcpless import keys
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, CreateIPClaim, RecordEvent
 from dhcpless.chain.facts import HostFacts, taken_key
 from dhcpless.chain.gate import gate
-from dhcpless.models import BareMetalHost, IPClaim
+from dhcpless.models import BareMetalHost, IPClaim, Secret
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
 
@@ -47,36 +57,84 @@ def record_text(namespace: str, pools: tuple[str, ...]) -> str:
     return ",".join(f"{namespace}/{pool}" for pool in pools)
 
 
-def parse(text: str) -> Record | None:
-    """Pure: the record, or None when absent or malformed (claims live in one namespace,
-    the template's, so a record naming two is not ours to act on)."""
+def addresses_text(addresses: Mapping[str, str]) -> str:
+    """`keys.CLAIMED_ADDRESSES_ANNOTATION`'s value: `<pool>=<address>` for each pool."""
+    return ",".join(f"{pool}={address}" for pool, address in sorted(addresses.items()) if address)
+
+
+def parse(text: str, namespace: str) -> Record | None:
+    """Pure: the record, or None when absent, malformed or not in `namespace` (the host's:
+    our claims live there, so a record naming another namespace is not ours to act on)."""
     entries = [e.partition("/") for e in text.split(",")] if text else []
     if not entries or any(not ns or not sep or not pool for ns, sep, pool in entries):
         return None
-    namespaces = {ns for ns, _, _ in entries}
-    if len(namespaces) != 1:
+    if {ns for ns, _, _ in entries} != {namespace}:
         return None
-    return namespaces.pop(), tuple(sorted({pool for _, _, pool in entries}))
+    return namespace, tuple(sorted({pool for _, _, pool in entries}))
+
+
+def parse_addresses(text: str) -> dict[str, str]:
+    """Pure: pool -> address from `addresses_text`; a malformed entry is left out."""
+    pairs = (e.partition("=") for e in text.split(",")) if text else ()
+    return {pool: address for pool, sep, address in pairs if pool and sep and address}
 
 
 def recorded(host: BareMetalHost) -> Record | None:
-    """Pure: the claims a released host holds for its whole life (None: no usable record)."""
+    """Pure: the hint on a released host of the claims it holds (where resync looks; None: no
+    usable hint). Never what is created: that is `trusted`."""
     if not released(host):
         return None
-    return parse(host.annotations.get(keys.CLAIMED_POOLS_ANNOTATION, ""))
+    return parse(host.annotations.get(keys.CLAIMED_POOLS_ANNOTATION, ""), host.namespace)
 
 
-def missing(host: BareMetalHost, held: tuple[IPClaim, ...]) -> tuple[str, ...]:
-    """Pure: the recorded pools without a live claim of this very host among `held` (listed
-    by our labels in the record's namespace). One under the name that is not (another host's,
-    a predecessor's, a terminating one) counts as missing: `decide` reports it, never uses it."""
-    record, ref = recorded(host), HostRef.of(host)
+@dataclass(frozen=True, slots=True)
+class Trusted:
+    """The record on the host's own Secret: its claims' pools and the address each gave."""
+
+    namespace: str
+    pools: tuple[str, ...]
+    addresses: Mapping[str, str] = field(default_factory=dict)
+
+
+def trusted(host: BareMetalHost, secret: Secret | None) -> Trusted | None:
+    """Pure: the record of a released host's own Secret (the one it names, with our labels
+    and its UID), in the host's namespace; None when there is no such Secret or record."""
+    if not released(host) or secret is None:
+        return None
+    meta = secret.metadata
+    if meta.name != host.spec.preprovisioning_network_data_name:
+        return None
+    if not identity.made_for(meta, HostRef.of(host)):
+        return None
+    record = parse(meta.annotations.get(keys.CLAIMED_POOLS_ANNOTATION, ""), host.namespace)
+    if record is None:
+        return None
+    addresses = parse_addresses(meta.annotations.get(keys.CLAIMED_ADDRESSES_ANNOTATION, ""))
+    return Trusted(record[0], record[1], addresses)
+
+
+def missing(
+    host: BareMetalHost, held: tuple[IPClaim, ...], pools: tuple[str, ...] | None = None
+) -> tuple[str, ...]:
+    """Pure: the pools (default: the host's hint) without a live claim of this very host among
+    `held` (listed by our labels in the host's namespace). One under the name that is not
+    (another host's, a predecessor's, a terminating one) counts as missing: `decide` reports
+    it, never uses it."""
+    if pools is None:
+        record = recorded(host)
+        pools = () if record is None else record[1]
+    ref = HostRef.of(host)
     ours = {
         c.metadata.name
         for c in held
         if identity.standing(c.metadata, ref) is identity.Standing.OURS
     }
-    return () if record is None else tuple(p for p in record[1] if f"{host.name}-{p}" not in ours)
+    return tuple(p for p in pools if f"{host.name}-{p}" not in ours)
+
+
+def wants_record(host: BareMetalHost, held: tuple[IPClaim, ...] | None, gone: bool) -> bool:
+    """Pure: a re-claim may be due, so the host's Secret (its trusted record) must be read."""
+    return released(host) and (gone or (held is not None and bool(missing(host, held))))
 
 
 def decide(facts: HostFacts) -> tuple[Action, ...]:
@@ -93,37 +151,50 @@ def decide(facts: HostFacts) -> tuple[Action, ...]:
 
 
 def _from_gone(facts: HostFacts) -> dict[str, tuple[str, str]]:
-    """The deleted claim of the DELETE event, if it was this very host's `<bmh>-<pool>`."""
+    """The deleted claim of the DELETE event, if it was this very host's `<bmh>-<pool>` in
+    the host's namespace."""
     gone, host = facts.gone, facts.host
     if gone is None or gone.metadata.name != f"{host.name}-{gone.spec.pool.name}":
         return {}
+    if (gone.metadata.namespace or host.namespace) != host.namespace:
+        return {}
     if not identity.made_for(gone.metadata, HostRef.of(host)):
         return {}
-    return {gone.metadata.name: (gone.metadata.namespace or host.namespace, gone.spec.pool.name)}
+    return {gone.metadata.name: (host.namespace, gone.spec.pool.name)}
 
 
 def _from_tick(facts: HostFacts) -> dict[str, tuple[str, str]]:
-    """On a tick (`held` read): the recorded claims not among those listed."""
-    host, record = facts.host, recorded(facts.host)
+    """On a tick (`held` read): the claims the host's own Secret records, not among those
+    listed. The hint on the host only made us look."""
+    host, record = facts.host, trusted(facts.host, facts.secret)
     if facts.held is None or record is None:
         return {}
-    return {f"{host.name}-{p}": (record[0], p) for p in missing(host, facts.held)}
+    lost = missing(host, facts.held, record.pools)
+    return {f"{host.name}-{p}": (record.namespace, p) for p in lost}
 
 
 def _again(facts: HostFacts, namespace: str, name: str, pool: str) -> list[Action]:
     """Create, unless something is there (listed, or found by our create): then ours is
-    nothing to do, anyone else's or a terminating one is a Warning (`identity.refusal`)."""
+    nothing to do, anyone else's or a terminating one is a Warning (`identity.refusal`). The
+    new claim asks for the address the host's Secret records for the pool, if any."""
     ref = HostRef.of(facts.host)
     there = facts.taken.get(taken_key("IPClaim", name))
     there = there or next((c for c in facts.held or () if c.metadata.name == name), None)
     if there is not None:
         refused = identity.refusal(ref, "IPClaim", there.metadata)
         return [] if refused is None else [refused]
+    record = trusted(facts.host, facts.secret)
+    address = "" if record is None else record.addresses.get(pool, "")
+    asked = (
+        f"asking IPAM for the host's address {address} back"
+        if address
+        else "IPAM may give another address than the host's network data has"
+    )
     message = (
         f"IPClaim {namespace}/{name} was deleted while the host uses its address; "
-        "claimed again (IPAM may give another address than the host's network data has)"
+        f"claimed again ({asked})"
     )
     return [
-        CreateIPClaim(namespace, name, pool, ref),
+        CreateIPClaim(namespace, name, pool, ref, address=address),
         RecordEvent(ref, Reason.CLAIM_DELETED, message),
     ]

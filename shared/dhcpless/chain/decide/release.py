@@ -45,16 +45,16 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
     if refused:  # valid shape, but the ramdisk could not use it: stay paused, say why
         return messages.named_unusable(host, name) if named else refused
     version = host.metadata.resource_version or ""
+    claimed = _claimed(named, secret, host.namespace)
     release = ReleaseHost(
-        HostRef.of(host), name, not named, version, _claimed(named, secret),
-        quiet.mark(host), bool(host.labels),
-    )  # fmt: skip
+        HostRef.of(host), name, not named, version, claimed, quiet.mark(host), bool(host.labels)
+    )
     return (release, event(host, Reason.HOST_RELEASED, f"network data in Secret {name}"))
 
 
-def _claimed(named: bool, secret: Secret) -> str:
-    """The pools our Secret's data came from, for the host to keep their claims
-    (`reclaim`); a Secret the user named carries no claims of ours, and a malformed record
-    is not copied."""
+def _claimed(named: bool, secret: Secret, namespace: str) -> str:
+    """The pools our Secret's data came from, copied onto the host as resync's hint of where
+    to look (`reclaim.recorded`; what it re-claims is read from the Secret itself); a Secret
+    the user named carries no claims of ours, and a malformed record is not copied."""
     text = "" if named else secret.metadata.annotations.get(keys.CLAIMED_POOLS_ANNOTATION, "")
-    return text if reclaim.parse(text) is not None else ""
+    return text if reclaim.parse(text, namespace) is not None else ""

@@ -1,7 +1,8 @@
 """Render and write a waiting host's Secret once every claim has its address.
 
-Written once, never overwritten: CAPM3 renders once per host, so an existing Secret with
-different data is reported, not replaced; an equal one (ours) releases the host. Failed claims
+An existing Secret is verified against the render (`decide.verify`): an equal one (ours)
+releases the host; one of ours with different data is rendered again (the host, still paused,
+has not used it); anyone else's is reported, never replaced. Failed claims
 and claims naming another claim's address are reported instead (the host stays paused).
 """
 
@@ -9,12 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import yaml
-
 from dhcpless import keys, render
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, WriteSecret
-from dhcpless.chain.decide import external, formats, netcheck, reclaim
+from dhcpless.chain.decide import external, formats, netcheck, reclaim, verify
 from dhcpless.chain.decide.release import decide_release, event
 from dhcpless.chain.facts import Found, HostFacts
 from dhcpless.chain.gate import secret_name
@@ -43,8 +42,14 @@ def decide_render(facts: HostFacts, found: Found, pools: tuple[PoolRef, ...]) ->
         return ()
     cache = {name: render.Address.from_ipaddress(ip) for name, ip in facts.addresses.items()}
     cache.update(outside.addresses)
-    claimed = reclaim.record_text(found.ref.namespace, tuple(p.name for p in pools if p.is_metal3))
-    return _write(host, found, cache, facts.secret, (pools, facts.ippools), claimed)
+    metal3 = tuple(p.name for p in pools if p.is_metal3)
+    records = {
+        keys.CLAIMED_POOLS_ANNOTATION: reclaim.record_text(found.ref.namespace, metal3),
+        keys.CLAIMED_ADDRESSES_ANNOTATION: reclaim.addresses_text(
+            {pool: cache[pool].address for pool in metal3}
+        ),
+    }
+    return _write(host, found, cache, facts.secret, (pools, facts.ippools), records)
 
 
 def _misnamed(
@@ -72,12 +77,13 @@ def _write(
     cache: Mapping[str, render.Address],
     existing: Secret | None,
     pools: tuple[Sequence[PoolRef], Sequence[IPPool]] = ((), ()),
-    claimed: str = "",
+    records: Mapping[str, str] | None = None,
 ) -> Actions:
     """`pools`: the pools the template references (as gathered: not derived again) and the
-    namespace's IPPools, for the pool rule. `claimed`: the Metal3 pools the data's addresses
-    came from, recorded on the Secret (`keys.CLAIMED_POOLS_ANNOTATION`) for the release to
-    copy onto the host."""
+    namespace's IPPools, for the pool rule. `records`: what the Secret records of the claims
+    the data came from (`keys.CLAIMED_POOLS_ANNOTATION`, copied onto the host by the release
+    as a hint for resync; `keys.CLAIMED_ADDRESSES_ANNOTATION`, what a re-claim asks back)."""
+    records = records or {}
     try:
         document = render.render_network_data(found.template.network_data, host, cache)
     except render.RenderError as err:
@@ -90,18 +96,25 @@ def _write(
     text, nmstate = formats.texts(fmt, document)
     if existing is not None:
         foreign = identity.refusal(HostRef.of(host), "Secret", existing.metadata)
-        return (foreign,) if foreign is not None else _compare(host, existing, text)
+        if foreign is not None:
+            return (foreign,)
+        if verify.matches(existing, text, nmstate, records):  # rendered before: release
+            return decide_release(host, existing)
     refused = netcheck.render_refusals(host, found, document, pools[1], pools[0])
     if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
         return refused
+    version = None if existing is None else existing.metadata.resource_version or ""
     write = WriteSecret(
         host.namespace, secret_name(host), HostRef.of(host), text, data_format=fmt,
-        nmstate=nmstate, claimed=claimed,
+        nmstate=nmstate, claimed=records.get(keys.CLAIMED_POOLS_ANNOTATION, ""),
+        addresses=records.get(keys.CLAIMED_ADDRESSES_ANNOTATION, ""), replace=version,
     )  # fmt: skip
+    said = _rendered(write.name, found, host)
     return (
+        *(() if existing is None else (verify.mismatch(host, existing),)),
         write,
-        event(host, Reason.NETWORK_DATA_RENDERED, _rendered(write.name, found, host)),
-        *decide_release(host, secret_object(write)),  # the writer releases (act: if created)
+        event(host, Reason.SECRET_RERENDERED if existing else Reason.NETWORK_DATA_RENDERED, said),
+        *decide_release(host, secret_object(write)),  # the writer releases (act: if written)
     )
 
 
@@ -110,20 +123,6 @@ def _rendered(name: str, found: Found, host: BareMetalHost) -> str:
     data = found.template.network_data
     fallbacks = () if data is None else macs.boot_mac_fallbacks(data.links, host)
     return "; ".join((f"Secret {name} from {found.ref}", *fallbacks))
-
-
-def _compare(host: BareMetalHost, existing: Secret, text: str) -> Actions:
-    """Rendered once: an equal Secret is done, a different one is reported and left alone.
-
-    Compared as data (JSON is YAML), in the format the template asks for (`decide.formats`)."""
-    try:
-        same = formats.load(existing.decoded(keys.NETWORK_DATA_KEY) or "") == formats.load(text)
-    except (ValueError, yaml.YAMLError):
-        same = False
-    if same:  # rendered before: release with it (nothing, once released)
-        return decide_release(host, existing)
-    message = f"Secret {existing.metadata.name} exists with different network data; not replaced"
-    return (event(host, Reason.SECRET_CONFLICT, message),)
 
 
 def _claim_error(claim: IPClaim) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
-from dhcpless.chain.decide import hang, heal, lifecycle, reclaim
+from dhcpless.chain.decide import hang, heal, lifecycle, reclaim, repair
 from dhcpless.chain.decide.derived import pools_for
 from dhcpless.chain.decide.external import ready
 from dhcpless.chain.facts import Found, HostFacts, Occasion, Problem, Taken, taken_key
@@ -44,8 +44,8 @@ def gather(
     fresh: bool = False,
 ) -> HostFacts:
     """The facts for `host` (read from the API by the caller: events are hints). `render`
-    False: a waiting host's Secret is known and only its release is in question (the Secret's
-    own event, secret-readiness): the render facts are not read, the release checks decide.
+    False: a waiting host's Secret is known (the Secret's own event, secret-readiness): the
+    render facts are not read, so it cannot be verified and releases nothing (`decide.verify`).
     `listed`: (namespace, claims) the caller listed by the host's labels already (its cheap
     exit, ipclaim-fulfilment): not listed again. `fresh`: the host was just added (its ADD
     event): no claim of ours is expected, so none is listed; creating them tells whether one
@@ -111,6 +111,15 @@ def _unready(kube: Kube, facts: HostFacts, namespace: str) -> HostFacts:
     return replace(facts, ippools=ippools, unanswered=stalled)
 
 
+def _repairing(kube: Kube, facts: HostFacts, listed: Listed | None) -> HostFacts:
+    """BMO cannot register a host we released: its Secret (read once), and when that is gone
+    the facts a render needs, read as for a waiting host (`decide.repair`)."""
+    secret = facts.secret or released.record_secret(kube, facts.host)
+    if secret is not None:
+        return replace(facts, secret=secret)
+    return _waiting(kube, replace(facts, secret_missing=True), listed, False)
+
+
 def _released(kube: Kube, facts: HostFacts, listed: Listed | None) -> HostFacts:
     """What CAPM3 borrows; on a tick, the claims the host's record names (`listed` by the
     caller, else one label-scoped LIST) and a hanging host's addresses."""
@@ -122,6 +131,12 @@ def _released(kube: Kube, facts: HostFacts, listed: Listed | None) -> HostFacts:
         facts = replace(facts, held=released.held(kube, host, listed))
     if facts.gone is not None and not reclaim.released(host):
         facts = replace(facts, gone=None)
+    if reclaim.wants_record(host, facts.held, facts.gone is not None):
+        facts = replace(facts, secret=released.record_secret(kube, host))
+    if facts.occasion is not Occasion.TICK:
+        facts = replace(facts, reclaimed=released.reclaimed(kube, host, listed))
+    if repair.wanted(host):
+        facts = _repairing(kube, facts, listed)
     if facts.occasion is Occasion.TICK and now and hang.hanging(host, now, facts.hang_seconds):
         return replace(facts, hang_addresses=released.claimed_addresses(kube, host))
     return facts

@@ -85,8 +85,8 @@ def unanswered(
 
 def failed_in_pool(kube: Kube, namespace: str, pool: str) -> list[tuple[str, str]]:
     """The hosts with a failed claim of ours in one pool (one label-scoped LIST, paged: only
-    the failed claims' hosts are kept, never every claim of the fleet at once)."""
-    found: set[tuple[str, str]] = set()
-    for page in kube.claim_pages(namespace, OURS):
-        found |= {o for o in map(heal.host_of, heal.failed(page, pool)) if o is not None}
-    return sorted(found)
+    the failed claims are kept, never every claim of the fleet at once), the one waiting
+    longest first (`heal.oldest_first`)."""
+    failed = [c for page in kube.claim_pages(namespace, OURS) for c in heal.failed(page, pool)]
+    owners = (heal.host_of(c) for c in heal.oldest_first(failed))
+    return list(dict.fromkeys(o for o in owners if o is not None))

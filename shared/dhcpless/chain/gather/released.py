@@ -1,6 +1,7 @@
 """Reads about a host we released: what CAPM3 borrows (`decide.lifecycle`), the claims its
-record says it holds (`decide.reclaim`) and, when it hangs in inspection, the addresses the
-ramdisk was given (`decide.hang`)."""
+record says it holds and its own Secret, which holds the record a re-claim trusts
+(`decide.reclaim`), its re-made claims' answers (`decide.restored`) and, when it hangs in
+inspection, the addresses the ramdisk was given (`decide.hang`)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from collections.abc import Sequence
 from dhcpless import keys
 from dhcpless.chain.decide import reclaim
 from dhcpless.chain.decide.lifecycle import borrower
-from dhcpless.chain.gather.lookup import host_claims, selector
+from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, selector
 from dhcpless.errors import Gone
 from dhcpless.kube import capm3
 from dhcpless.kube.client import Kube
-from dhcpless.models import BareMetalHost, IPAddress, IPClaim
+from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret
 from dhcpless.models.capm3 import Metal3Data
 from dhcpless.names import fits_label
 
@@ -64,6 +65,32 @@ def held(kube: Kube, host: BareMetalHost, listed: Listed | None) -> tuple[IPClai
     if not fits_label(host.name):  # no label holds the name: nothing of ours carries it
         return ()
     return tuple(kube.list_claims(record[0], selector(host)))
+
+
+def record_secret(kube: Kube, host: BareMetalHost) -> Secret | None:
+    """The Secret the released host names (one GET): where our trusted record is
+    (`reclaim.trusted` checks it is ours)."""
+    name = host.spec.preprovisioning_network_data_name
+    return secret_or_none(kube, host.namespace, name) if name else None
+
+
+def reclaimed(
+    kube: Kube, host: BareMetalHost, listed: Listed | None
+) -> tuple[tuple[IPClaim, IPAddress | None], ...]:
+    """The host's answered claims (as its caller `listed` them) that asked IPAM for an address
+    (`keys.REQUESTED_IP_ANNOTATION`: our re-claims), each with its IPAddress once fulfilled."""
+    if listed is None or listed[0] != host.namespace:
+        return ()
+    asked = {
+        pool: c
+        for pool, c in mine(host, listed[1]).items()
+        if c.metadata.annotations.get(keys.REQUESTED_IP_ANNOTATION)
+        and (c.status.address is not None or c.status.error_message)
+    }
+    if not asked:
+        return ()
+    found = addresses(kube, asked)
+    return tuple((c, found.get(pool)) for pool, c in sorted(asked.items()))
 
 
 def ours_in(kube: Kube, namespace: str) -> list[IPClaim]:

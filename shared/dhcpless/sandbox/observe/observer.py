@@ -165,7 +165,14 @@ class Observer:
                 self._flag("double_allocations", ip)
 
     def _secret_addresses(self) -> dict[str, set[str]]:
-        selector = f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"
+        """Addresses in the Secrets the chain's writer wrote (`keys.WRITER_RELEASES_LABEL`). A
+        Secret someone else wrote under our name and labels (a forgery, issue 24) binds no
+        address by existing; were a host released on it, `unpaused_without_valid_data` (an
+        address its claims were not given) and the wire judge would count it."""
+        selector = (
+            f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE},"
+            f"{keys.WRITER_RELEASES_LABEL}={keys.WRITER_RELEASES_VALUE}"
+        )
         secrets = client.CoreV1Api(self._api).list_namespaced_secret(
             self._namespace, label_selector=selector
         )

@@ -22,8 +22,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-GUNICORN_ARGS = ("--workers", "1", "--threads", "4", "--worker-class", "gthread")
-"""As deploy/gunicorn_conf.py: one worker process, four threads."""
+GUNICORN_ARGS = (
+    "--workers", "1", "--threads", "4",
+    "--worker-class", "dhcpless.serving.headguard.HeadGuardedWorker",
+)  # fmt: skip
+"""As deploy/gunicorn_conf.py: one worker process, four threads, the head deadline."""
 GUNICORN_CONFIG = ("--config", "python:dhcpless.serving.gunicorn_slim")
 """As deploy/gunicorn_conf.py: `dhcpless.serving.slim` installed before the app is imported."""
 
