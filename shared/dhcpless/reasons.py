@@ -44,6 +44,10 @@ class Reason(StrEnum):
     """A Secret the host names cannot be used; the cause is not said (`chain.decide.messages`)."""
     NAME_TOO_LONG = "NameTooLong"
     """A name or label value derived from the host would exceed the API's limit (`names`)."""
+    NAME_COLLISION = "NameCollision"
+    """CAPM3's `<metal3data>-<pool>` is one of our claims (`chain.decide.collision`)."""
+    LENDING_REFUSED = "LendingRefused"
+    """CAPM3 would look at another host's claim first: nothing lent (`chain.decide.collision`)."""
 
     @property
     def severity(self) -> Severity:
