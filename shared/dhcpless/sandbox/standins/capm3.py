@@ -238,6 +238,17 @@ class CAPM3Controller(Controller[HostKey]):
         spec = {"image": objects.IMAGE, "networkData": ref}
         self._hosts.patch("baremetalhosts", namespace, host["metadata"]["name"], {"spec": spec})
 
+    def hold(self, *hosts: str) -> None:
+        """No Machine picks these hosts until `allow` (a test orders the picks with it)."""
+        with self._lock:
+            self.held |= set(hosts)
+
+    def allow(self, namespace: str, host: str) -> None:
+        """A Machine may pick `host` now (held before)."""
+        with self._lock:
+            self.held.discard(host)
+        self._queue.add((namespace, host))
+
     def deprovision(self, namespace: str, host: str, *, again: bool = True) -> list[str]:
         """As CAPM3 on Metal3Machine deletion (`capm3_teardown`): the Metal3Data and its claims
         go (returned: the claims deleted), the host's image and networkData are cleared (BMO
