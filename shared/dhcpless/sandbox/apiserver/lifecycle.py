@@ -108,14 +108,8 @@ def _orphan_dependents(api: Api, owner: JSON) -> None:
     uid = owner["metadata"]["uid"]
     for dep_uid in api.store.dependents(uid):
         dep, key = api.store.by_uid(dep_uid), api.store.key_of(dep_uid)
-        if dep is None or key is None:
-            continue
-        new = copy.deepcopy(dep)
-        refs = [r for r in dep["metadata"]["ownerReferences"] if r.get("uid") != uid]
-        new["metadata"]["ownerReferences"] = refs
-        if not refs:
-            del new["metadata"]["ownerReferences"]
-        api.store.put(key, new, dep)
+        if dep is not None and key is not None:
+            _strip_owners(api, key, dep, {uid})
 
 
 def _collect_dependents(api: Api, owner: JSON) -> None:
@@ -128,24 +122,17 @@ def _collect_dependents(api: Api, owner: JSON) -> None:
 
 
 def _classify(api: Api, dep: JSON) -> tuple[list[str], list[str], list[str]]:
-    """The owners' UIDs of `dep` as kubernetes `pkg/controller/garbagecollector/garbagecollector.go`
-    `classifyReferences` sorts them: solid (live), dangling (absent, or another object under
-    that UID), waiting (terminating with `foregroundDeletion`: waiting for its dependents)."""
-    solid: list[str] = []
-    dangling: list[str] = []
-    waiting: list[str] = []
+    """`dep`'s owner UIDs as kubernetes `pkg/controller/garbagecollector/garbagecollector.go`
+    `classifyReferences` sorts them: solid (live), dangling (absent), waiting (terminating
+    with `foregroundDeletion`)."""
+    found: tuple[list[str], list[str], list[str]] = ([], [], [])
     for ref in dep["metadata"].get("ownerReferences") or []:
         uid = str(ref.get("uid"))
         owner = api.store.by_uid(uid)
-        if owner is None:
-            dangling.append(uid)
-        elif owner["metadata"].get("deletionTimestamp") and FOREGROUND in (
-            owner["metadata"].get("finalizers") or []
-        ):
-            waiting.append(uid)
-        else:
-            solid.append(uid)
-    return solid, dangling, waiting
+        held = owner is not None and owner["metadata"].get("deletionTimestamp")
+        waits = held and FOREGROUND in (owner or {})["metadata"].get("finalizers", [])
+        found[1 if owner is None else 2 if waits else 0].append(uid)
+    return found
 
 
 def _attempt_to_delete(api: Api, key: StorageKey, dep: JSON) -> None:
@@ -186,11 +173,6 @@ def _release_if_done(api: Api, owner_uid: str) -> None:
         _drop_finalizer(api, key, owner, FOREGROUND)
 
 
-def _release_foreground_owners(api: Api, gone: JSON) -> None:
-    for ref in gone["metadata"].get("ownerReferences") or []:
-        _release_if_done(api, str(ref.get("uid")))
-
-
 def _drop_finalizer(api: Api, key: StorageKey, obj: JSON, finalizer: str) -> None:
     new = copy.deepcopy(obj)
     rest = [f for f in new["metadata"].get("finalizers") or [] if f != finalizer]
@@ -229,7 +211,8 @@ def on_removed(api: Api) -> None:
 
     def react(key: StorageKey, gone: JSON) -> None:
         _collect_dependents(api, gone)
-        _release_foreground_owners(api, gone)
+        for ref in gone["metadata"].get("ownerReferences") or []:
+            _release_if_done(api, str(ref.get("uid")))
         if namespace := gone["metadata"].get("namespace"):
             _finish_namespace(api, namespace)
 

@@ -1,25 +1,18 @@
 """CAPM3 stand-in: a provisioning run with CAPM3's names, claim lookup, ownership and order.
 
 For every `available`, unpaused, unconsumed host of the namespace it plays what CAPM3 does when
-a Machine picks the host (cluster-api-provider-metal3 `baremetal/metal3machine_manager.go`
-`Associate`, `AssociateM3Metadata`): a Metal3Machine, `spec.consumerRef` to it, its
-Metal3DataClaim, then the Metal3Data `<template>-<index>` (`metal3datatemplate_manager.go`
-`createData`; `capm3_objects` has the shapes). Per pool it then follows
-`baremetal/metal3data_manager.go` `ensureM3IPClaim`: GET `<metal3data>-<pool>`, else GET
-`<bmh>-<pool>` (whatever the BMH-name pre-allocation flag says), else create one owned by the
-Metal3Data (`by_host`: named `<bmh>-<pool>`, as with `--enable-bmh-name-based-preallocation`).
-A claim is used only when one of its ownerReferences has the Metal3Data's UID
-(`addressFromM3Claim`); any other claim of that name makes it requeue "hoping it will go away"
-(one being deleted loses CAPM3's finalizer first); a claim of its own with
-`status.errorMessage` fails the Metal3Data ("IP Allocation for <pool> failed", its
-`status.errorMessage`; `failed`). It requeues after `REQUEUE` (upstream `requeueAfter`, 30 s)
-and on every IPClaim event (the Metal3Data controller watches IPClaims). `requeues` counts the
-looks per Metal3Data (and `blocked` per claim). With every address, it renders the
-provisioning template's networkData as the chain does (the same renderer, as CAPM3's
-`renderNetworkData`), writes `<metal3data>-networkdata` and sets the host's `spec.image` and
-`spec.networkData` (`setHostSpec`); BMO then deploys. `deployed` records the address each host
-was provisioned with, `data_of` its Metal3Data. `deprovision` undoes it in upstream's order
-(`capm3_teardown`); `released` lists the claims CAPM3 deleted, by name.
+a Machine picks the host: the Metal3Machine, `spec.consumerRef`, the Metal3DataClaim and the
+Metal3Data `<template>-<index>`, then per pool `ensureM3IPClaim`/`addressFromM3Claim`
+(`capm3_data` cites upstream; `capm3_objects` has the shapes; `by_host`: claims named
+`<bmh>-<pool>`, as with `--enable-bmh-name-based-preallocation`). It requeues after `REQUEUE`
+(upstream `requeueAfter`, 30 s) and on every IPClaim event (the Metal3Data controller watches
+IPClaims); `requeues` counts the looks per Metal3Data, `blocked` per claim not its own, `failed`
+the Metal3Data failed on a claim's `status.errorMessage`. With every address it renders the
+template's networkData with the chain's renderer (as CAPM3's `renderNetworkData`), writes
+`<metal3data>-networkdata` and sets the host's `spec.image` and `spec.networkData`
+(`metal3machine_manager.go` `setHostSpec`); BMO then deploys. `deployed` records the addresses
+each host was provisioned with, `data_of` its Metal3Data. `deprovision` undoes it in upstream's
+order (`capm3_teardown`); `released` lists the claims CAPM3 deleted (by label or by name).
 """
 
 from __future__ import annotations
@@ -38,10 +31,11 @@ from dhcpless.keys import ProvisioningState
 from dhcpless.sandbox.controllers.controller import Controller
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.sandbox.controllers.reflector import WatchedResource, WatchEvent
+from dhcpless.sandbox.standins import capm3_data as steps
 from dhcpless.sandbox.standins import capm3_objects as objects
 from dhcpless.sandbox.standins import capm3_teardown as teardown
 from dhcpless.sandbox.standins.bmh_status import provisioning_state
-from dhcpless.sandbox.standins.capm3_objects import CAPM3, machine_name, owned_by
+from dhcpless.sandbox.standins.capm3_objects import machine_name
 from dhcpless.sandbox.standins.capm3_render import network_data
 
 __all__ = ["CAPM3Controller", "machine_name"]
@@ -124,10 +118,12 @@ class CAPM3Controller(Controller[HostKey]):
             done = name in self.deployed or name in self.held
         if host is None or done or not _provisionable(host, machine_name(name)):
             return None
-        data = self._metal3data(namespace, name)
+        data = steps.metal3data(self._hosts, self._capm3, namespace, name, self.template)
         if data is None:
             return REQUEUE
-        found = {pool: self._address(namespace, name, pool, data) for pool in self.pools}
+        with self._lock:
+            self.data_of[name] = data["metadata"]["name"]
+        found = {pool: self._look(name, pool, data) for pool in self.pools}
         if any(a == FAILED for a in found.values()):
             return FAILED_REQUEUE
         addresses = {pool: a for pool, a in found.items() if isinstance(a, dict)}
@@ -152,75 +148,18 @@ class CAPM3Controller(Controller[HostKey]):
             self._leaving.discard(key)
         return REQUEUE if host is not None else None  # a Machine may pick it again
 
-    def _metal3data(self, namespace: str, name: str) -> Obj | None:
-        """Metal3Machine, consumerRef, Metal3DataClaim, Metal3Data: each made once (None: the
-        Metal3Data's name was taken meanwhile; the next look takes the next index)."""
-        machine = self._ensure(
-            "metal3machines", objects.metal3machine(namespace, name, self.template)
-        )
-        ref = {"apiVersion": CAPM3, "kind": "Metal3Machine", "name": machine_name(name),
-               "namespace": namespace}  # fmt: skip
-        self._hosts.patch("baremetalhosts", namespace, name, {"spec": {"consumerRef": ref}})
-        claim = self._ensure("metal3dataclaims", objects.data_claim(machine))
-        listed = self._capm3.list_items("metal3datas", namespace)
-        mine = [d for d in listed if d["spec"]["claim"]["name"] == claim["metadata"]["name"]]
-        if not mine:
-            template = claim["spec"]["template"]["name"]
-            taken = {int(d["spec"]["index"]) for d in listed
-                     if d["spec"]["template"]["name"] == template}  # fmt: skip
-            body = objects.metal3data(claim, machine, objects.lowest_free(taken))
-            try:
-                self._capm3.create("metal3datas", namespace, body)
-            except ApiException as error:
-                if error.status != 409:
-                    raise
-                return None
-            mine = [self._capm3.get("metal3datas", namespace, body["metadata"]["name"]) or {}]
+    def _look(self, name: str, pool: str, data: Obj) -> Obj | str | None:
+        """One pool (`capm3_data.address`), counted: the IPAddress, None, or `FAILED`."""
+        looked = steps.address(self._ipam, self._capm3, name, pool, data, by_host=self.by_host)
         with self._lock:
-            self.data_of[name] = mine[0]["metadata"]["name"]
-        return mine[0]
-
-    def _ensure(self, plural: str, body: Obj) -> Obj:
-        meta = body["metadata"]
-        found = self._capm3.get(plural, meta["namespace"], meta["name"])
-        if found is None:
-            self._capm3.create(plural, meta["namespace"], body)
-            found = self._capm3.get(plural, meta["namespace"], meta["name"])
-        assert found is not None, f"{plural} {meta['name']} vanished after its create"
-        return found
-
-    def _address(self, namespace: str, host: str, pool: str, data: Obj) -> Obj | str | None:
-        """`ensureM3IPClaim` then `addressFromM3Claim`: the IPAddress, None to requeue, or
-        `FAILED` (the Metal3Data's `status.errorMessage` is set)."""
-        name = data["metadata"]["name"]
-        claim = self._ipam.get("ipclaims", namespace, f"{name}-{pool}")
-        claim = claim or self._ipam.get("ipclaims", namespace, f"{host}-{pool}")
-        if claim is None:
-            body = objects.ip_claim(data, pool, host, by_host=self.by_host)
-            try:
-                self._ipam.create("ipclaims", namespace, body)
-            except ApiException as error:
-                if error.status != 409:
-                    raise
-            with self._lock:
-                self.claimed.add(body["metadata"]["name"])
-            return None
-        if not owned_by(claim, data["metadata"].get("uid", "")):
-            if claim["metadata"].get("deletionTimestamp"):  # an old one: CAPM3's finalizer goes
-                self._ipam.remove_finalizer("ipclaims", claim, keys.CAPM3_DATA_FINALIZER)
-            log.info("IPClaim %s: same name, different UID; requeue", claim["metadata"]["name"])
-            with self._lock:
-                self.blocked[claim["metadata"]["name"]] += 1
-            return None
-        failure = (claim.get("status") or {}).get("errorMessage")
-        if failure:
-            message = f"IP Allocation for {pool} failed : {failure}"
-            self._capm3.patch_status("metal3datas", namespace, name, {"errorMessage": message})
-            with self._lock:
-                self.failed[name] = message
-            return FAILED
-        ref = (claim.get("status") or {}).get("address")
-        return self._ipam.get("ipaddresses", namespace, ref["name"]) if ref else None
+            if looked.created:
+                self.claimed.add(looked.created)
+            if looked.blocked:
+                log.info("IPClaim %s: same name, different UID; requeue", looked.blocked)
+                self.blocked[looked.blocked] += 1
+            if looked.failed:
+                self.failed[data["metadata"]["name"]] = looked.failed
+        return FAILED if looked.failed else looked.address
 
     def _set_host_spec(
         self, namespace: str, host: Obj, data: Obj, addresses: dict[str, Obj]
