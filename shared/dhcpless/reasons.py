@@ -54,6 +54,10 @@ class Reason(StrEnum):
     """IPPools of two served namespaces can hand out one address (`chain.decide.overlaps`)."""
     ADDRESS_NOT_RESTORED = "AddressNotRestored"
     """A re-claim did not get the host's own address back (`chain.decide.restored`)."""
+    NAME_COLLISION = "NameCollision"
+    """CAPM3's `<metal3data>-<pool>` is one of our claims (`chain.decide.collision`)."""
+    LENDING_REFUSED = "LendingRefused"
+    """CAPM3 would look at another host's claim first: nothing lent (`chain.decide.collision`)."""
 
     @property
     def severity(self) -> Severity:

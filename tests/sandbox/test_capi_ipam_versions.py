@@ -17,8 +17,9 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.errors import Gone
-from dhcpless.kube import Kube
+from dhcpless.kube import Kube, capi_version
 from dhcpless.kube.capi import get_capi_claim
+from dhcpless.models import IPAddressClaim
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.standins.capi_ipam import (
     POOL_PLURAL,
@@ -100,3 +101,22 @@ def test_an_exhausted_pool_is_a_silent_retry(server: SandboxServer) -> None:
             assert "conditions" not in status("c1") and "conditions" not in status("c2")
         finally:
             controller.stop()
+
+
+@pytest.mark.parametrize("served", VERSIONS)
+def test_the_chain_writes_and_lists_at_v1beta2_or_falls_back(
+    server: SandboxServer, served: tuple[str, ...]
+) -> None:
+    """CAPI marks `ipam.cluster.x-k8s.io/v1beta1` deprecated (storage is v1beta2): the chain's
+    creates, lists and IPAddress reads use v1beta2 when served, v1beta1 only when it is not
+    (`kube.capi_version`, one discovery per server)."""
+    load_crds(server, served)
+    capi_version.forget()
+    with server.api_client() as api:
+        kube = Kube(api)
+        claim = IPAddressClaim.from_k8s(_claim("c2"))
+        made = kube.create_capi_claim(claim)
+        listed = kube.list_capi_claims(NS, "")
+        assert made.api_version == f"{GROUP}/{served[0]}"
+        assert [(c.metadata.name, c.api_version) for c in listed] == [("c2", made.api_version)]
+        assert capi_version.ipam_version(api) == served[0]

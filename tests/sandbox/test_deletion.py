@@ -87,6 +87,7 @@ def test_background_cascade_needs_every_owner_gone(co: Custom) -> None:
     )
     co.delete_namespaced_custom_object(*BMH, "owner1")
     assert (_exists(co, "child"), _exists(co, "shared")) == (False, True)
+    assert [r["name"] for r in get_host(co, "shared")["metadata"]["ownerReferences"]] == ["owner2"]
     co.delete_namespaced_custom_object(*BMH, "owner2")
     assert not _exists(co, "shared")
 
@@ -197,3 +198,47 @@ def test_crd_deletion_deletes_objects_and_stops_serving(sandbox: SandboxServer, 
     assert caught.value.status == 404
     assert sandbox.registry.lookup("metal3.io", "v1alpha1", "baremetalhosts") is None
     assert sandbox.store.listing(("metal3.io", "baremetalhosts"), None) == []
+
+
+@pytest.mark.parametrize(
+    ("policy", "owners", "survives", "left"),
+    [
+        pytest.param("Background", ["one"], False, [], id="background-only-owner-gone"),
+        pytest.param("Background", ["one", "two"], True, ["two"], id="background-strips-dangling"),
+        pytest.param("Foreground", ["one"], False, [], id="foreground-deletes-dependent"),
+        pytest.param("Foreground", ["one", "two"], True, ["two"],
+                     id="foreground-strips-rather-than-deletes"),
+        pytest.param("Orphan", ["one", "two"], True, ["two"], id="orphan-drops-the-reference"),
+    ],
+)  # fmt: skip
+def test_gc_as_kubernetes_attempt_to_delete_item(
+    co: Custom, policy: str, owners: list[str], survives: bool, left: list[str]
+) -> None:
+    """kubernetes `pkg/controller/garbagecollector/garbagecollector.go` `attemptToDeleteItem`
+    and `classifyReferences`: a dependent with a live ("solid") owner is never deleted; its
+    references to absent (dangling) owners and to owners deleted in foreground (waiting for
+    dependents) are stripped. Only a dependent with no live owner is deleted."""
+    found = {name: create_host(co, name) for name in ("one", "two")}
+    refs = [_owner_ref(found[name]) for name in owners]
+    create_host(co, "child", metadata={"name": "child", "ownerReferences": refs})
+    co.delete_namespaced_custom_object(*BMH, "one", propagation_policy=policy)
+    assert not _exists(co, "one")  # a foreground owner goes once no dependent is left
+    assert _exists(co, "child") is survives
+    if survives:
+        refs_left = get_host(co, "child")["metadata"].get("ownerReferences") or []
+        assert [r["name"] for r in refs_left] == left
+
+
+def test_foreground_cascades_in_foreground_to_grandchildren(co: Custom) -> None:
+    """`attemptToDeleteItem`: a dependent of a waiting owner that has dependents itself is
+    deleted in foreground too, so the top owner goes last."""
+    top = create_host(co, "top")
+    child = create_host(co, "child", metadata={"name": "child", "ownerReferences": [
+        _owner_ref(top)]})  # fmt: skip
+    create_host(co, "leaf", metadata={"name": "leaf", "finalizers": ["a/b"],
+                                      "ownerReferences": [_owner_ref(child)]})  # fmt: skip
+    co.delete_namespaced_custom_object(*BMH, "top", propagation_policy="Foreground")
+    assert get_host(co, "child")["metadata"]["finalizers"] == ["foregroundDeletion"]
+    assert _exists(co, "top") and get_host(co, "leaf")["metadata"]["deletionTimestamp"]
+    co.patch_namespaced_custom_object(*BMH, "leaf", {"metadata": {"finalizers": None}})
+    assert not any(_exists(co, n) for n in ("leaf", "child", "top"))

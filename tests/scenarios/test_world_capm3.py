@@ -21,7 +21,7 @@ import pytest
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
-from dhcpless.sandbox.standins.capm3 import CAPM3Controller, data_name
+from dhcpless.sandbox.standins.capm3 import CAPM3Controller
 from dhcpless.sandbox.standins.capm3_objects import owned_by
 from dhcpless.tools.demo.inventory import POOL
 from tests.scenarios.world_run import NS, Run, judged, objects, scenario_world
@@ -41,12 +41,12 @@ def _machines(run: Run, host: str) -> dict[str, set[tuple[str, ...]]]:
     return found
 
 
-def _lent_to_its_metal3data(run: Run, host: str) -> bool:
+def _lent_to_its_metal3data(run: Run, capm3_run: CAPM3Controller, host: str) -> bool:
     """The claim `<host>-<pool>` names the host's Metal3Data (by UID) among its owners: the
     claim CAPM3 deployed with is ours, lent (cluster-api-provider-metal3
     `baremetal/metal3data_manager.go` `addressFromM3Claim` uses a claim only then)."""
     capm3 = CustomObjects(run.api, keys.CAPM3_GROUP, keys.CAPM3_VERSION)
-    data = capm3.get("metal3datas", NS, data_name(host))
+    data = capm3.get("metal3datas", NS, capm3_run.data_of[host])
     claim = run.ipam.get("ipclaims", NS, f"{host}-{POOL}")
     return data is not None and claim is not None and owned_by(claim, data["metadata"]["uid"])
 
@@ -63,7 +63,7 @@ def test_provision_deprovision_clean_delete(chaotic: bool, request: pytest.Fixtu
             assert all(run.owns_its_claim(n) for n in NAMES)
             assert {n: capm3.deployed[n][POOL] for n in NAMES} == inspected
             assert capm3.claimed == set()  # it borrowed ours, never made its own
-            assert all(_lent_to_its_metal3data(run, n) for n in NAMES)
+            assert all(_lent_to_its_metal3data(run, capm3, n) for n in NAMES)
             capm3.deprovision(NS, "host-000", again=False)
             run.reach(["host-000"], ProvisioningState.AVAILABLE, 60)
         finally:

@@ -27,7 +27,7 @@ from dhcpless.chain.decide import stalls
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.sandbox.observe.wire import duplicates
 from dhcpless.sandbox.runtime.world import World, WorldSettings
-from dhcpless.sandbox.standins.capm3 import CAPM3Controller, data_name
+from dhcpless.sandbox.standins.capm3 import CAPM3Controller
 from dhcpless.tools.demo.inventory import POOL, create, inventory
 from tests.support.waits import eventually
 
@@ -110,7 +110,7 @@ def test_capm3_borrows_the_address_for_the_hosts_whole_life(
     assert addresses.count(booted["host-000"]) == 0
     assert addresses.count(booted["host-001"]) == 1
     data = CustomObjects(api, keys.CAPM3_GROUP, keys.CAPM3_VERSION)
-    assert data.get("metal3datas", NS, data_name("host-001")) is not None
+    assert data.get("metal3datas", NS, capm3.data_of["host-001"]) is not None
 
 
 def _warned(api: client.ApiClient, host: str, reason: str) -> bool:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from dhcpless import keys
 from dhcpless.errors import Gone, Transient
+from dhcpless.kube import capi_version
 from dhcpless.kube.client import Kube
 from dhcpless.kube.errors import Verb, translated
 from dhcpless.models import IPAddressClaim
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 CAPI_GROUP = "cluster.x-k8s.io"
 VERSIONS = ("v1beta2", "v1beta1")
-IPAM_VERSIONS = ("v1beta2", "v1beta1")
+IPAM_VERSIONS = capi_version.VERSIONS
 
 
 def _custom(kube: Kube) -> CustomObjectsApi:
@@ -68,9 +69,4 @@ def _get_claim(kube: Kube, version: str, namespace: str, name: str) -> IPAddress
 
 def _served(kube: Kube, version: str) -> bool:
     """Does the API serve IPAddressClaims at `ipam.cluster.x-k8s.io/<version>` (discovery)?"""
-    try:
-        with translated(Verb.GET, f"{keys.CAPI_IPAM_GROUP}/{version} discovery"):
-            found = _custom(kube).get_api_resources(keys.CAPI_IPAM_GROUP, version)
-    except Gone:
-        return False
-    return any(r.name == "ipaddressclaims" for r in (found.resources or []))
+    return capi_version.served(kube.api_client, version)

@@ -19,7 +19,7 @@ from kubernetes.client import ApiClient
 
 from dhcpless import limits
 from dhcpless.keys import WATCH_CACHE_ENV
-from dhcpless.kube import config, onewrite, timeouts, watchcache
+from dhcpless.kube import capi_version, config, onewrite, timeouts, watchcache
 from dhcpless.kube import resources as r
 from dhcpless.kube.cached import CachedReads
 from dhcpless.kube.errors import Verb
@@ -136,16 +136,19 @@ class Kube(CachedReads, GenericKube):
         return self.list_pages(r.IPCLAIMS, namespace, label_selector)
 
     # --- CAPI IPAM (external pools, metal3.md §c.5) -----------------------------------
+    # At v1beta2 when served, else v1beta1 (`kube.capi_version`).
     def create_capi_claim(self, claim: IPAddressClaim) -> IPAddressClaim:
         """Raises AlreadyExists (an outcome) when a claim of that name is there already."""
-        return self.create(r.CAPI_CLAIMS, claim)
+        return self.create(r.capi_claims(capi_version.ipam_version(self.api_client)), claim)
 
     def list_capi_claims(self, namespace: str, label_selector: str) -> list[IPAddressClaim]:
         """IPAddressClaims in one namespace matching a selector (one host's, by the caller)."""
-        return self.list(r.CAPI_CLAIMS, namespace, label_selector)
+        res = r.capi_claims(capi_version.ipam_version(self.api_client))
+        return self.list(res, namespace, label_selector)
 
     def get_capi_address(self, namespace: str, name: str) -> CapiIPAddress:
-        return self.get(r.CAPI_ADDRESSES, namespace, name)
+        res = r.capi_addresses(capi_version.ipam_version(self.api_client))
+        return self.get(res, namespace, name)
 
     # --- Secrets and Events ------------------------------------------------------------
     def get_secret(self, namespace: str, name: str) -> Secret:

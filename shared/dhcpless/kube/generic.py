@@ -68,12 +68,12 @@ class GenericKube:
     def create(self, res: Resource[M], obj: M) -> M:
         """Raises AlreadyExists (an outcome) when an object of that name is there already."""
         namespace = _namespace(obj)
-        body = {"apiVersion": res.api_version, "kind": res.kind, **obj.to_k8s()}
+        body = _body(res, obj)
         return self._send(Verb.CREATE, res, namespace, body=body, read=_one(res))
 
     def replace(self, res: Resource[M], obj: M) -> M:
         """PUT, guarded by the resourceVersion the caller read (a conflict is Transient)."""
-        body = {"apiVersion": res.api_version, "kind": res.kind, **obj.to_k8s()}
+        body = _body(res, obj)
         return self._send(Verb.UPDATE, res, _namespace(obj), _name(obj), body, read=_one(res))
 
     def patch(self, res: Resource[M], namespace: str, name: str, patch: Body) -> M:
@@ -147,3 +147,9 @@ def _namespace(obj: Any) -> str:
 
 def _name(obj: Any) -> str:
     return str(obj.metadata.name)
+
+
+def _body(res: Resource[Any], obj: Any) -> dict[str, Any]:
+    """The object as sent: at the descriptor's apiVersion, whatever the model defaults to (a
+    CAPI claim built at v1beta1 is sent at v1beta2 when that is served, `kube.capi_version`)."""
+    return {**obj.to_k8s(), "apiVersion": res.api_version, "kind": res.kind}

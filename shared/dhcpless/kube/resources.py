@@ -74,8 +74,11 @@ def _capm3(kind: str, plural: str, parse: Callable[[Raw], M]) -> Resource[M]:
     return Resource(kind, keys.CAPM3_GROUP, keys.CAPM3_VERSION, plural, parse)
 
 
-def _capi_ipam(kind: str, plural: str, parse: Callable[[Raw], M], label: str = "") -> Resource[M]:
-    return Resource(kind, keys.CAPI_IPAM_GROUP, keys.CAPI_IPAM_VERSION, plural, parse, True, label)
+def _capi_ipam(
+    kind: str, plural: str, parse: Callable[[Raw], M], label: str = "", version: str = ""
+) -> Resource[M]:
+    version = version or keys.CAPI_IPAM_VERSION
+    return Resource(kind, keys.CAPI_IPAM_GROUP, version, plural, parse, True, label)
 
 
 HOSTS = Resource(
@@ -92,6 +95,26 @@ CAPI_CLAIMS = _capi_ipam("IPAddressClaim", "ipaddressclaims", IPAddressClaim.fro
 CAPI_ADDRESSES = _capi_ipam(
     "IPAddress", "ipaddresses", CapiIPAddress.from_k8s, f"IPAddress.{keys.CAPI_IPAM_GROUP}"
 )
+
+
+def capi_claims(version: str) -> Resource[IPAddressClaim]:
+    """IPAddressClaims at the version the server serves (`kube.capi_version`)."""
+    return CAPI_CLAIMS if version == CAPI_CLAIMS.version else _CAPI_CLAIMS_AT[version]
+
+
+def capi_addresses(version: str) -> Resource[CapiIPAddress]:
+    """CAPI IPAddresses at the version the server serves (`kube.capi_version`)."""
+    return CAPI_ADDRESSES if version == CAPI_ADDRESSES.version else _CAPI_ADDRESSES_AT[version]
+
+
+_CAPI_CLAIMS_AT = {
+    v: _capi_ipam("IPAddressClaim", "ipaddressclaims", IPAddressClaim.from_k8s, version=v)
+    for v in ("v1beta2", "v1beta1")
+}
+_CAPI_ADDRESSES_AT = {
+    v: _capi_ipam("IPAddress", "ipaddresses", CapiIPAddress.from_k8s, CAPI_ADDRESSES.label, v)
+    for v in ("v1beta2", "v1beta1")
+}
 SECRETS = Resource("Secret", "", "v1", "secrets", Secret.from_k8s)
 NAMESPACES = Resource("Namespace", "", "v1", "namespaces", Namespace.from_k8s, namespaced=False)
 TEMPLATES: dict[TemplateKind, Resource[NetworkTemplate]] = {

@@ -1,9 +1,10 @@
 """Cluster API IPAM objects (ipam.cluster.x-k8s.io/v1beta1): IPAddressClaim and IPAddress.
 
 A template network whose `fromPoolRef` names a non-Metal3 kind is claimed through these, as
-CAPM3's `ensureIPClaim`/`addressFromClaim` do (metal3.md §c.5). v1beta1 is what CAPI v1.x
-serves for both kinds; the CAPI IPAddress has no DNS field (DNS comes from a Metal3 IPPool of
-the same name, as in CAPM3 v1.14).
+CAPM3's `ensureIPClaim`/`addressFromClaim` do (metal3.md §c.5). The fields used here are the
+same at v1beta1 and v1beta2; the adapter sends and reads them at the version the API serves
+(`kube.capi_version`: v1beta2 first). The CAPI IPAddress has no DNS field (DNS comes from a
+Metal3 IPPool of the same name, as in CAPM3 v1.14).
 """
 
 from __future__ import annotations

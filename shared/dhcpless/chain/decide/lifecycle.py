@@ -25,8 +25,12 @@ Facts this rests on (read upstream):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from dhcpless import keys
 from dhcpless.chain.actions import Action, LendClaim, RecordEvent
+from dhcpless.chain.decide import collision
+from dhcpless.chain.decide.collision import Clash
 from dhcpless.chain.facts import HostFacts
 from dhcpless.chain.gate import gate
 from dhcpless.models import BareMetalHost, IPClaim
@@ -72,16 +76,52 @@ def lendable(host: BareMetalHost) -> bool:
 
 
 def decide(facts: HostFacts) -> tuple[Action, ...]:
-    """Pure: each claim not yet owned by each live Metal3Data gets it as an owner, once."""
+    """Pure: each claim not yet owned by each live Metal3Data gets it as an owner, once; a
+    Metal3Data whose `<metal3data>-<pool>` is another host's claim gets none (`collision`)."""
     actions: list[Action] = []
     ref = HostRef.of(facts.host)
+    pending = [d for d in facts.data if _pending(facts, d)]
+    found = collision.find(facts.host.name, pending, facts.claims, facts.capm3_named)
+    refused = {c.data for c in found if c.clash is Clash.OTHER}
     for _, claim in sorted(facts.claims.items()):
         owners = {o.uid for o in claim.metadata.owner_references}
-        for data in facts.data:
+        for data in pending:
             uid = data.metadata.uid or ""
-            if uid and uid not in owners:
+            if uid and uid not in owners and data.metadata.name not in refused:
                 actions += _lend(ref, claim, data)
+    return tuple(actions) + _warnings(ref, found, facts.capm3_named)
+
+
+def _pending(facts: HostFacts, data: Metal3Data) -> bool:
+    """Some claim of the host is not yet owned by this Metal3Data."""
+    uid = data.metadata.uid or ""
+    return bool(uid) and any(
+        uid not in {o.uid for o in c.metadata.owner_references} for c in facts.claims.values()
+    )
+
+
+def _warnings(
+    ref: HostRef, found: tuple[collision.Collision, ...], named: Mapping[str, IPClaim]
+) -> tuple[Action, ...]:
+    """One Warning per collision on this host and, for another host's claim, one on it too."""
+    actions: list[Action] = []
+    for item in found:
+        if item.clash is Clash.OWN:
+            actions.append(RecordEvent(ref, Reason.NAME_COLLISION, collision.message(item, "")))
+            continue
+        actions.append(RecordEvent(ref, Reason.LENDING_REFUSED, collision.message(item, "")))
+        other = _holder_ref(named[item.claim], item.holder, ref.namespace)
+        actions.append(
+            RecordEvent(other, Reason.NAME_COLLISION, collision.message(item, item.holder))
+        )
     return tuple(actions)
+
+
+def _holder_ref(claim: IPClaim, name: str, namespace: str) -> HostRef:
+    """The host another claim of ours is for: our labels, its BareMetalHost owner's UID."""
+    uid = next((o.uid for o in claim.metadata.owner_references if o.kind == "BareMetalHost"), "")
+    where = claim.metadata.labels.get(keys.HOST_NAMESPACE_LABEL) or namespace
+    return HostRef(where, name, uid or "")
 
 
 def _lend(ref: HostRef, claim: IPClaim, data: Metal3Data) -> list[Action]:

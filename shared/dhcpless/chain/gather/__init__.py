@@ -126,7 +126,8 @@ def _released(kube: Kube, facts: HostFacts, listed: Listed | None) -> HostFacts:
     host, now = facts.host, facts.now
     if lifecycle.lendable(host):
         claims, data = released.lending(kube, host)
-        facts = replace(facts, claims=claims, data=data)
+        named = released.capm3_named(kube, host, claims, data)
+        facts = replace(facts, claims=claims, data=data, capm3_named=named)
     if facts.occasion is Occasion.TICK:
         facts = replace(facts, held=released.held(kube, host, listed))
     if facts.gone is not None and not reclaim.released(host):

@@ -6,10 +6,10 @@ inspection, the addresses the ramdisk was given (`decide.hang`)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from dhcpless import keys
-from dhcpless.chain.decide import reclaim
+from dhcpless.chain.decide import collision, reclaim
 from dhcpless.chain.decide.lifecycle import borrower
 from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, selector
 from dhcpless.errors import Gone
@@ -37,6 +37,33 @@ def lending(kube: Kube, host: BareMetalHost) -> tuple[dict[str, IPClaim], tuple[
         return claims, ()
     live = (d for d in listed if d.spec.claim.name == ref.name)
     return claims, tuple(d for d in live if not d.metadata.deletion_timestamp)
+
+
+def capm3_named(
+    kube: Kube, host: BareMetalHost, claims: Mapping[str, IPClaim], data: Sequence[Metal3Data]
+) -> dict[str, IPClaim]:
+    """Claims under the names CAPM3 looks up first, `<metal3data>-<pool>`
+    (`baremetal/metal3data_manager.go` `ensureM3IPClaim`), that are not this host's: one GET
+    each, only while a Metal3Data still waits for a lend (`decide.collision`)."""
+    pending = [
+        d
+        for d in data
+        if d.metadata.uid
+        and any(
+            d.metadata.uid not in {o.uid for o in c.metadata.owner_references}
+            for c in claims.values()
+        )
+    ]
+    if not pending:
+        return {}
+    ref = borrower(host)
+    namespace = (ref.namespace if ref is not None else "") or host.namespace
+    found: dict[str, IPClaim] = {}
+    for name in collision.wanted_names(host.name, pending, claims):
+        claim = kube.find_claim(namespace, name)
+        if claim is not None:
+            found[name] = claim
+    return found
 
 
 def claimed_addresses(kube: Kube, host: BareMetalHost) -> tuple[IPAddress, ...]:

@@ -92,7 +92,7 @@ def terminate(api: Api, rt: ResourceType, obj: JSON, propagation: Propagation) -
     if hook := api.after_write.get(rt.storage_key):
         hook(stored, obj)
     if foreground:
-        _collect_dependents(api, stored, force=True)
+        _collect_dependents(api, stored)
     if rt.storage_key == NAMESPACES:
         _empty_namespace(api, stored["metadata"]["name"])
     return stored
@@ -108,35 +108,69 @@ def _orphan_dependents(api: Api, owner: JSON) -> None:
     uid = owner["metadata"]["uid"]
     for dep_uid in api.store.dependents(uid):
         dep, key = api.store.by_uid(dep_uid), api.store.key_of(dep_uid)
-        if dep is None or key is None:
-            continue
-        new = copy.deepcopy(dep)
-        refs = [r for r in dep["metadata"]["ownerReferences"] if r.get("uid") != uid]
-        new["metadata"]["ownerReferences"] = refs
-        if not refs:
-            del new["metadata"]["ownerReferences"]
-        api.store.put(key, new, dep)
+        if dep is not None and key is not None:
+            _strip_owners(api, key, dep, {uid})
 
 
-def _collect_dependents(api: Api, owner: JSON, force: bool = False) -> None:
-    """Delete dependents whose owners are all gone (or, in foreground, of this owner)."""
+def _collect_dependents(api: Api, owner: JSON) -> None:
+    """The garbage collector's look at each dependent of `owner` (removed, or waiting for its
+    dependents in foreground): `_attempt_to_delete` each."""
     for dep_uid in api.store.dependents(owner["metadata"]["uid"]):
         dep, key = api.store.by_uid(dep_uid), api.store.key_of(dep_uid)
-        if dep is None or key is None or (rt := type_for(api, key)) is None:
-            continue
-        owners = [r.get("uid") for r in dep["metadata"].get("ownerReferences") or []]
-        if force or not any(api.store.by_uid(str(o)) for o in owners):
-            terminate(api, rt, dep, Propagation.BACKGROUND)
+        if dep is not None and key is not None:
+            _attempt_to_delete(api, key, dep)
 
 
-def _release_foreground_owners(api: Api, gone: JSON) -> None:
-    for ref in gone["metadata"].get("ownerReferences") or []:
-        owner = api.store.by_uid(str(ref.get("uid")))
-        key = api.store.key_of(str(ref.get("uid")))
-        if owner is None or key is None or api.store.dependents(owner["metadata"]["uid"]):
-            continue
-        if FOREGROUND in (owner["metadata"].get("finalizers") or []):
-            _drop_finalizer(api, key, owner, FOREGROUND)
+def _classify(api: Api, dep: JSON) -> tuple[list[str], list[str], list[str]]:
+    """`dep`'s owner UIDs as kubernetes `pkg/controller/garbagecollector/garbagecollector.go`
+    `classifyReferences` sorts them: solid (live), dangling (absent), waiting (terminating
+    with `foregroundDeletion`)."""
+    found: tuple[list[str], list[str], list[str]] = ([], [], [])
+    for ref in dep["metadata"].get("ownerReferences") or []:
+        uid = str(ref.get("uid"))
+        owner = api.store.by_uid(uid)
+        held = owner is not None and owner["metadata"].get("deletionTimestamp")
+        waits = held and FOREGROUND in (owner or {})["metadata"].get("finalizers", [])
+        found[1 if owner is None else 2 if waits else 0].append(uid)
+    return found
+
+
+def _attempt_to_delete(api: Api, key: StorageKey, dep: JSON) -> None:
+    """`garbagecollector.go` `attemptToDeleteItem`: a dependent with a live owner keeps living,
+    its dangling and waiting references stripped (a foreground owner's dependent that has
+    another live owner is not deleted); else it is deleted, in foreground when a foreground
+    owner waits and it has dependents of its own, else in background."""
+    rt = type_for(api, key)
+    if rt is None:
+        return
+    solid, dangling, waiting = _classify(api, dep)
+    if solid:
+        if dangling or waiting:
+            _strip_owners(api, key, dep, set(dangling) | set(waiting))
+            for uid in waiting:
+                _release_if_done(api, uid)
+        return
+    deep = bool(waiting) and bool(api.store.dependents(dep["metadata"]["uid"]))
+    terminate(api, rt, dep, Propagation.FOREGROUND if deep else Propagation.BACKGROUND)
+
+
+def _strip_owners(api: Api, key: StorageKey, dep: JSON, uids: set[str]) -> None:
+    """The GC's patch removing the ownerReferences whose UIDs are `uids`."""
+    new = copy.deepcopy(dep)
+    refs = [r for r in dep["metadata"].get("ownerReferences") or [] if r.get("uid") not in uids]
+    new["metadata"]["ownerReferences"] = refs
+    if not refs:
+        del new["metadata"]["ownerReferences"]
+    api.store.put(key, new, dep)
+
+
+def _release_if_done(api: Api, owner_uid: str) -> None:
+    """A foreground owner with no dependents left loses `foregroundDeletion` (and goes)."""
+    owner, key = api.store.by_uid(owner_uid), api.store.key_of(owner_uid)
+    if owner is None or key is None or api.store.dependents(owner_uid):
+        return
+    if FOREGROUND in (owner["metadata"].get("finalizers") or []):
+        _drop_finalizer(api, key, owner, FOREGROUND)
 
 
 def _drop_finalizer(api: Api, key: StorageKey, obj: JSON, finalizer: str) -> None:
@@ -177,7 +211,8 @@ def on_removed(api: Api) -> None:
 
     def react(key: StorageKey, gone: JSON) -> None:
         _collect_dependents(api, gone)
-        _release_foreground_owners(api, gone)
+        for ref in gone["metadata"].get("ownerReferences") or []:
+            _release_if_done(api, str(ref.get("uid")))
         if namespace := gone["metadata"].get("namespace"):
             _finish_namespace(api, namespace)
 

@@ -48,6 +48,8 @@ class Watcher:
     key: StorageKey
     namespace: str | None
     events: queue.SimpleQueue[Event | None] = field(default_factory=queue.SimpleQueue)
+    limit: int | None = None
+    """Undelivered events it may hold; one more and it is closed (`Store.watch_limit`)."""
 
     def wants(self, event: Event) -> bool:
         ns = event.object.get("metadata", {}).get("namespace")
@@ -65,8 +67,12 @@ def _meta(obj: JSON) -> JSON:
 class Store:
     """Objects by storage key, then namespace ("" for cluster-scoped), then name."""
 
-    def __init__(self, history: int = HISTORY) -> None:
+    def __init__(self, history: int = HISTORY, watch_limit: int | None = None) -> None:
+        """`watch_limit`: bounded watches (None: every watcher's queue is unbounded)."""
         self.lock = threading.RLock()
+        self.watch_limit = watch_limit
+        self.closed_watchers = 0
+        """Watchers closed because they did not keep up (`_close_slow`)."""
         self._objects: dict[StorageKey, dict[str, dict[str, JSON]]] = {}
         self._by_uid: dict[str, tuple[StorageKey, str, str]] = {}
         self._dependents: dict[str, set[str]] = {}
@@ -157,9 +163,23 @@ class Store:
         if len(self._log) == self._log.maxlen:
             self._compacted = self._log[0].rv
         self._log.append(event)
-        for watcher in self._watchers:
-            if watcher.wants(event):
+        for watcher in list(self._watchers):
+            if not watcher.wants(event):
+                continue
+            if watcher.limit is not None and watcher.events.qsize() >= watcher.limit:
+                self._close_slow(watcher)
+            else:
                 watcher.events.put(event)
+
+    def _close_slow(self, watcher: Watcher) -> None:
+        """k8s.io/apiserver `pkg/storage/cacher/cache_watcher.go` `add`: a watcher whose buffer
+        is still full when an event comes (the real one waits a budget of at most 100 ms) is
+        stopped; what it buffered is still sent, then its stream ends. This event and every
+        later one reach the client only if it re-watches from its last resourceVersion while
+        the history still has it; else 410 Gone, a relist, and (Knative's adapter) a gap."""
+        self._watchers.discard(watcher)
+        self.closed_watchers += 1
+        watcher.close()
 
     def watch(self, watcher: Watcher, since: int | None) -> list[Event]:
         """Register `watcher`; return what it must see first (history after `since`).

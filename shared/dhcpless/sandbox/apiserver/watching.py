@@ -10,7 +10,9 @@ cache does (k8s.io/apiserver `pkg/storage/cacher/cache_watcher.go` `nextBookmark
 `cacher.go` `defaultBookmarkFrequency`), so a client re-watching after the timeout starts from
 a recent resourceVersion instead of one the history no longer reaches (410, then a LIST).
 With a label selector, objects that start or stop matching arrive as ADDED or DELETED
-(carrying the object as it last matched), as with the watch cache.
+(carrying the object as it last matched), as with the watch cache. With `Store.watch_limit`, a
+watcher that falls that many events behind is closed, as the cacher closes one that does not
+keep up (`store.Store._close_slow`).
 """
 
 from __future__ import annotations
@@ -120,7 +122,7 @@ def _event_line(event: Event, req: WatchRequest) -> bytes:
 
 def stream(store: Store, req: WatchRequest, closed: Callable[[], bool]) -> Iterator[bytes]:
     """Yield event lines until timeout, server stop (None queued) or client gone."""
-    watcher = Watcher(req.rt.storage_key, req.namespace)
+    watcher = Watcher(req.rt.storage_key, req.namespace, limit=store.watch_limit)
     try:
         yield from _start(store, req, watcher)
     except ApiError as error:

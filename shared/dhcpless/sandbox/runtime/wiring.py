@@ -32,7 +32,8 @@ NOT_DONE = f"!{keys.DONE_LABEL}"
 """Hosts whose pre-provisioning is not finished (eventing/source-baremetalhosts.yaml)."""
 NOT_WRITTEN_BY_US = f"{OURS},!{keys.WRITER_RELEASES_LABEL}"
 """Our Secrets but those whose writer releases the host (eventing/source-secrets.yaml)."""
-CAPI_IPAM = f"{keys.CAPI_IPAM_GROUP}/{keys.CAPI_IPAM_VERSION}"
+CAPI_IPAM = f"{keys.CAPI_IPAM_GROUP}/v1beta2"
+"""As eventing/components/capi-ipam watches: CAPI's storage version (v1beta1 is deprecated)."""
 CAPM3 = f"{keys.CAPM3_GROUP}/{keys.CAPM3_VERSION}"
 
 DELIVERY: dict[str, Any] = {"retry": 5, "backoffPolicy": "exponential", "backoffDelay": "PT0.5S"}

@@ -1,4 +1,4 @@
-"""The objects the CAPM3 stand-in writes, shaped as CAPM3 writes them (pure builders).
+"""The objects the CAPM3 stand-in writes, shaped and named as CAPM3 writes them (pure builders).
 
 Exists apart from the controller (`capm3`) so the names and owner chains of a provisioning run
 are in one place and can be read against upstream (cluster-api-provider-metal3):
@@ -7,13 +7,14 @@ are in one place and can be read against upstream (cluster-api-provider-metal3):
   `spec.dataTemplate` names the provisioning Metal3DataTemplate.
 * Metal3DataClaim named as the Metal3Machine, controller-owned by it
   (`baremetal/metal3machine_manager.go` `AssociateM3Metadata`).
-* Metal3Data `<host>-data` with `spec.claim` naming that Metal3DataClaim, owned by it (upstream
-  names it `<template>-<index>`; `metal3datatemplate_manager.go` `createData`: the name only
-  matters for the `<metal3data>-<pool>` lookup, which stays distinct from `<bmh>-<pool>`).
+* Metal3Data `<template>-<index>`, the lowest index no Metal3Data of the template has, whichever
+  host it is for (`baremetal/metal3datatemplate_manager.go` `createData`); controller-owned by
+  the Metal3DataClaim, also owned by the Metal3Machine, its labels the Metal3DataClaim's.
 * IPClaim when neither `<metal3data>-<pool>` nor `<bmh>-<pool>` exists, controller-owned by the
-  Metal3Data, named `<metal3data>-<pool>` (the default; `<bmh>-<pool>` only with
-  `--enable-bmh-name-based-preallocation`), `metal3data_manager.go` `ensureM3IPClaim` and
-  `m3IPClaimObjectMeta`.
+  Metal3Data (`metal3data_manager.go` `ensureM3IPClaim`, `m3IPClaimObjectMeta`): named
+  `<metal3data>-<pool>` with the Metal3Data's labels by default; with
+  `--enable-bmh-name-based-preallocation`, named `<bmh>-<pool>` and labelled with the data and
+  pool names (the only case in which CAPM3's claims carry those labels).
 * the rendered networkData Secret `<metal3data>-networkdata` (`networkDataSuffix`,
   `createSecrets`), which BMH `spec.networkData` names (`metal3machine_manager.go`
   `setHostSpec`).
@@ -35,8 +36,14 @@ IMAGE = {"url": "http://images.example/os.qcow2", "checksum": "sha256:0", "forma
 NETWORK_DATA_SUFFIX = "-networkdata"
 
 
-def data_name(host: str) -> str:
-    return f"{host}-data"
+def data_name(template: str, index: int) -> str:
+    """`<template>-<index>` (`metal3datatemplate_manager.go` `createData`)."""
+    return f"{template}-{index}"
+
+
+def lowest_free(taken: set[int]) -> int:
+    """The lowest index not in `taken` (`createData`: a gap first, else the next)."""
+    return next(i for i in range(len(taken) + 1) if i not in taken)
 
 
 def machine_name(host: str) -> str:
@@ -65,24 +72,29 @@ def data_claim(machine: Mapping[str, Any]) -> Obj:
     }  # fmt: skip
 
 
-def metal3data(claim: Mapping[str, Any], host: str) -> Obj:
-    meta = claim["metadata"]
+def metal3data(claim: Mapping[str, Any], machine: Mapping[str, Any], index: int) -> Obj:
+    meta, template = claim["metadata"], claim["spec"]["template"]
+    owners = [owner("Metal3DataClaim", claim), owner("Metal3Machine", machine, controller=False)]
     return {
         "apiVersion": CAPM3, "kind": "Metal3Data",
-        "metadata": {"name": data_name(host), "namespace": meta["namespace"],
-                     "ownerReferences": [owner("Metal3DataClaim", claim)]},
+        "metadata": {"name": data_name(template["name"], index), "namespace": meta["namespace"],
+                     "labels": dict(meta.get("labels") or {}), "ownerReferences": owners},
         "spec": {"claim": {"name": meta["name"], "namespace": meta["namespace"]},
-                 "template": claim["spec"]["template"], "index": 0},
+                 "template": template, "index": index},
     }  # fmt: skip
 
 
-def ip_claim(data: Mapping[str, Any], pool: str) -> Obj:
-    """IPClaim `<metal3data>-<pool>` as `m3IPClaimObjectMeta` writes it (no annotations)."""
+def ip_claim(data: Mapping[str, Any], pool: str, host: str = "", *, by_host: bool = False) -> Obj:
+    """The IPClaim `m3IPClaimObjectMeta` writes: `<metal3data>-<pool>` with the Metal3Data's
+    labels, or (`by_host`, the pre-allocation flag) `<bmh>-<pool>` with data and pool labels."""
     meta = data["metadata"]
-    labels = {keys.CAPM3_DATA_NAME_LABEL: meta["name"], keys.CAPM3_POOL_NAME_LABEL: pool}
+    labels = dict(meta.get("labels") or {})
+    if by_host:
+        labels |= {keys.CAPM3_DATA_NAME_LABEL: meta["name"], keys.CAPM3_POOL_NAME_LABEL: pool}
+    name = f"{host if by_host else meta['name']}-{pool}"
     return {
         "apiVersion": f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}", "kind": "IPClaim",
-        "metadata": {"name": f"{meta['name']}-{pool}", "namespace": meta["namespace"],
+        "metadata": {"name": name, "namespace": meta["namespace"],
                      "labels": labels, "ownerReferences": [owner("Metal3Data", data)],
                      "finalizers": [keys.CAPM3_DATA_FINALIZER]},
         "spec": {"pool": {"name": pool, "namespace": meta["namespace"]}},
