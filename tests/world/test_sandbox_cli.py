@@ -1,6 +1,8 @@
 """`dhcpless sandbox` as a user runs it: a subprocess, kubectl (a client nobody here wrote),
-`kubectl apply -f examples/`, and every example host (IPv4, dual-stack IPv6, bond+VLAN) reaches
-`available` through glean's redhat writer, with the pre-allocated address honoured.
+`kubectl apply -f examples/`, and every example host (IPv4, dual-stack IPv6) reaches
+`available` through glean's redhat writer run once per NIC, with the pre-allocated address
+honoured; the bond+VLAN host (`storage-0`) hangs in `inspecting`, as it would on the community
+ramdisk (glean's per-NIC run dies on every bond).
 """
 
 from __future__ import annotations
@@ -42,6 +44,12 @@ def hosts(config: Path) -> dict[str, Any]:
     return {h["metadata"]["name"]: h for h in items}
 
 
+EXPECTED = {
+    **dict.fromkeys(["appliance-0", "edge-v6-0", "worker-0", "worker-1"], "available"),
+    "storage-0": "inspecting",  # the bond: the ramdisk's per-NIC glean configures nothing
+}
+
+
 @pytest.mark.kubectl
 @pytest.mark.e2e
 def test_examples_reach_available(kubeconfig: Path) -> None:
@@ -55,14 +63,13 @@ def test_examples_reach_available(kubeconfig: Path) -> None:
 
     def settled() -> dict[str, Any] | None:
         states = states_now()
-        return states if states and all(s == "available" for s in states.values()) else None
+        return states if states == EXPECTED else None
 
     try:
-        states = eventually(settled, 60, "every example host available")
+        states = eventually(settled, 60, "every example host where it belongs")
     except AssertionError:
         states = states_now()
-    expected = ["appliance-0", "edge-v6-0", "storage-0", "worker-0", "worker-1"]
-    assert states == dict.fromkeys(expected, "available")
+    assert states == EXPECTED
     address = kubectl(
         kubeconfig,
         "get",
