@@ -1,8 +1,9 @@
 """`dhcpless sandbox` as a user runs it: a subprocess, kubectl (a client nobody here wrote),
 `kubectl apply -f examples/`, and every example host (IPv4, dual-stack IPv6) reaches
 `available` through glean's redhat writer run once per NIC, with the pre-allocated address
-honoured; the bond+VLAN host (`storage-0`) hangs in `inspecting`, as it would on the community
-ramdisk (glean's per-NIC run dies on every bond).
+honoured, and so does the bonded host whose ramdisk gets its boot NIC alone (`storage-1`); the
+bond+VLAN host (`storage-0`) stays paused, never booted, since the community ramdisk's per-NIC
+glean dies on every bond.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from dhcpless import keys
 from tests.support.kubectl import kubectl_binary
 from tests.support.sandbox_process import running_sandbox
 from tests.support.waits import eventually, seconds
@@ -45,8 +47,8 @@ def hosts(config: Path) -> dict[str, Any]:
 
 
 EXPECTED = {
-    **dict.fromkeys(["appliance-0", "edge-v6-0", "worker-0", "worker-1"], "available"),
-    "storage-0": "inspecting",  # the bond: the ramdisk's per-NIC glean configures nothing
+    **dict.fromkeys(["appliance-0", "edge-v6-0", "storage-1", "worker-0", "worker-1"], "available"),
+    "storage-0": None,  # the bond: refused before release (glean per NIC dies on it)
 }
 
 
@@ -81,3 +83,16 @@ def test_examples_reach_available(kubeconfig: Path) -> None:
         "jsonpath={.spec.claim.name}",
     )
     assert address == "worker-0-provisioning-v4"
+    refused = _warnings(kubeconfig, "storage-0")
+    assert any("bond-ports" in m and "boot NIC alone" in m for m in refused), refused
+    assert keys.PAUSED_ANNOTATION in hosts(kubeconfig)["storage-0"]["metadata"]["annotations"]
+
+
+def _warnings(config: Path, host: str) -> list[str]:
+    """The Warning Events on a host, by kubectl."""
+    listed = json.loads(kubectl(config, "get", "events", "-n", "metal3-demo", "-o", "json"))
+    return [
+        e["message"]
+        for e in listed["items"]
+        if e["involvedObject"]["name"] == host and e["type"] == "Warning"
+    ]

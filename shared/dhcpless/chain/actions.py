@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dhcpless.keys import NetworkDataFormat
+from dhcpless.keys import DEFAULT_PROFILE, NetworkDataFormat, RamdiskProfile
 from dhcpless.models.meta import OwnerReference
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
@@ -38,6 +38,8 @@ class WriteSecret:
     """nmstate YAML for the Secret key `nmstate` (format `nmstate`); never logged."""
     claimed: str = ""
     """`keys.CLAIMED_POOLS_ANNOTATION`: the pools whose claims gave the data ("": none)."""
+    ramdisk_profile: RamdiskProfile = DEFAULT_PROFILE
+    """`keys.RAMDISK_PROFILE_ANNOTATION`: the ramdisk the data was judged for."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,32 +10,9 @@ involved). The operator declares it (`DHCPLESS_RAMDISK_PROFILE`); a template may
 
 from __future__ import annotations
 
-from enum import StrEnum
+from dhcpless.keys import DEFAULT_PROFILE, RamdiskProfile
 
 __all__ = ["DEFAULT_PROFILE", "RamdiskProfile", "UnknownProfile", "choose_profile"]
-
-
-class RamdiskProfile(StrEnum):
-    """The ramdisk's network writer."""
-
-    GLEAN_EL9 = "glean-el9"
-    GLEAN_EL10 = "glean-el10"
-    GLEAN_DEBIAN = "glean-debian"
-    NMSTATE = "nmstate"
-
-    @property
-    def runs_glean(self) -> bool:
-        """Whether glean writes this ramdisk's network (nmstate images do not)."""
-        return self is not RamdiskProfile.NMSTATE
-
-    @property
-    def redhat(self) -> bool:
-        """glean's redhat writer (`write_redhat_interfaces`) on a CentOS Stream ramdisk."""
-        return self in (RamdiskProfile.GLEAN_EL9, RamdiskProfile.GLEAN_EL10)
-
-
-DEFAULT_PROFILE = RamdiskProfile.GLEAN_EL9
-"""The community IPA ramdisk: CentOS Stream 9, glean with NetworkManager."""
 
 
 class UnknownProfile(ValueError):

@@ -34,7 +34,7 @@ def decide(facts: HostFacts) -> Actions:
     host = facts.host
     state = gate(host)
     if state is Gate.NAMED:
-        return repause.explain(host, decide_release(host, facts.secret))
+        return repause.explain(host, decide_release(host, facts.secret, facts.ramdisk_profile))
     if state is Gate.WAITING:
         return _waiting(facts)
     if state is Gate.NOT_PAUSED:
@@ -45,7 +45,7 @@ def decide(facts: HostFacts) -> Actions:
 def _waiting(facts: HostFacts) -> Actions:
     template, pools = facts.template, facts.pools
     if facts.secret is not None and not _renderable(facts):
-        return decide_release(facts.host, facts.secret)  # its Secret is there: release checks
+        return decide_release(facts.host, facts.secret, facts.ramdisk_profile)  # release checks
     if template is None:
         return ()
     if isinstance(template, Problem):

@@ -14,7 +14,7 @@ import yaml
 from dhcpless import keys, render
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, WriteSecret
-from dhcpless.chain.decide import external, formats, netcheck, reclaim
+from dhcpless.chain.decide import external, formats, netcheck, profiles, reclaim
 from dhcpless.chain.decide.release import decide_release, event
 from dhcpless.chain.facts import Found, HostFacts
 from dhcpless.chain.gate import secret_name
@@ -44,7 +44,10 @@ def decide_render(facts: HostFacts, found: Found, pools: tuple[PoolRef, ...]) ->
     cache = {name: render.Address.from_ipaddress(ip) for name, ip in facts.addresses.items()}
     cache.update(outside.addresses)
     claimed = reclaim.record_text(found.ref.namespace, tuple(p.name for p in pools if p.is_metal3))
-    return _write(host, found, cache, facts.secret, (pools, facts.ippools), claimed)
+    profile = profiles.template_profile(found, facts.ramdisk_profile)
+    if not isinstance(profile, keys.RamdiskProfile):
+        return (event(host, Reason.INVALID_TEMPLATE, f"{found.ref}: {profile}"),)
+    return _write(host, found, cache, facts.secret, (pools, facts.ippools), claimed, profile)
 
 
 def _misnamed(
@@ -73,11 +76,12 @@ def _write(
     existing: Secret | None,
     pools: tuple[Sequence[PoolRef], Sequence[IPPool]] = ((), ()),
     claimed: str = "",
+    profile: keys.RamdiskProfile = keys.DEFAULT_PROFILE,
 ) -> Actions:
     """`pools`: the pools the template references (as gathered: not derived again) and the
     namespace's IPPools, for the pool rule. `claimed`: the Metal3 pools the data's addresses
     came from, recorded on the Secret (`keys.CLAIMED_POOLS_ANNOTATION`) for the release to
-    copy onto the host."""
+    copy onto the host. `profile`: the ramdisk the data is judged for, recorded too."""
     try:
         document = render.render_network_data(found.template.network_data, host, cache)
     except render.RenderError as err:
@@ -90,18 +94,18 @@ def _write(
     text, nmstate = formats.texts(fmt, document)
     if existing is not None:
         foreign = identity.refusal(HostRef.of(host), "Secret", existing.metadata)
-        return (foreign,) if foreign is not None else _compare(host, existing, text)
-    refused = netcheck.render_refusals(host, found, document, pools[1], pools[0])
+        return (foreign,) if foreign is not None else _compare(host, existing, text, profile)
+    refused = netcheck.render_refusals(host, found, document, pools[1], pools[0], profile)
     if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
         return refused
     write = WriteSecret(
         host.namespace, secret_name(host), HostRef.of(host), text, data_format=fmt,
-        nmstate=nmstate, claimed=claimed,
+        nmstate=nmstate, claimed=claimed, ramdisk_profile=profile,
     )  # fmt: skip
     return (
         write,
         event(host, Reason.NETWORK_DATA_RENDERED, _rendered(write.name, found, host)),
-        *decide_release(host, secret_object(write)),  # the writer releases (act: if created)
+        *decide_release(host, secret_object(write), profile),  # the writer releases (if created)
     )
 
 
@@ -112,7 +116,9 @@ def _rendered(name: str, found: Found, host: BareMetalHost) -> str:
     return "; ".join((f"Secret {name} from {found.ref}", *fallbacks))
 
 
-def _compare(host: BareMetalHost, existing: Secret, text: str) -> Actions:
+def _compare(
+    host: BareMetalHost, existing: Secret, text: str, profile: keys.RamdiskProfile
+) -> Actions:
     """Rendered once: an equal Secret is done, a different one is reported and left alone.
 
     Compared as data (JSON is YAML), in the format the template asks for (`decide.formats`)."""
@@ -121,7 +127,7 @@ def _compare(host: BareMetalHost, existing: Secret, text: str) -> Actions:
     except (ValueError, yaml.YAMLError):
         same = False
     if same:  # rendered before: release with it (nothing, once released)
-        return decide_release(host, existing)
+        return decide_release(host, existing, profile)
     message = f"Secret {existing.metadata.name} exists with different network data; not replaced"
     return (event(host, Reason.SECRET_CONFLICT, message),)
 

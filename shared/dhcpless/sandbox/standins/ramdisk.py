@@ -25,13 +25,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from dhcpless.render.ramdisk_profile import DEFAULT_PROFILE, RamdiskProfile
+from dhcpless import keys
+from dhcpless.keys import DEFAULT_PROFILE, RamdiskProfile
 from dhcpless.sandbox.standins import glean_runs
 from dhcpless.sandbox.standins.boot_claims import claimed_on_boot_nic, judge
 from dhcpless.sandbox.standins.ifupdown import BootResult
-from dhcpless.sandbox.standins.ramdisk_judge import judge_runs
+from dhcpless.sandbox.standins.ramdisk_judge import judge_runs, lost
 
-__all__ = ["BootResult", "GleanMode", "RamdiskProfile", "ramdisk_boot"]
+__all__ = [
+    "BootResult", "GleanMode", "RamdiskProfile", "ramdisk_boot", "secret_profile", "writer_loses",
+]  # fmt: skip
 
 _IN_PROCESS = threading.Lock()
 """In-process glean runs one at a time: `warnings.catch_warnings` is process-global."""
@@ -93,6 +96,31 @@ def ramdisk_boot(
         except GleanFailed as err:  # the runner itself, not glean on this data
             return BootResult((), f"the ramdisk's glean did not run: {err}")
     return judge_runs(network_data, runs, (boot_mac, nics[boot_mac]), profile.redhat)
+
+
+def secret_profile(secret: Mapping[str, Any] | None) -> RamdiskProfile:
+    """The ramdisk a Secret's data is for: what we recorded on it, else the fleet default (the
+    sandbox's fleet runs the community ramdisk)."""
+    annotations = ((secret or {}).get("metadata") or {}).get("annotations") or {}
+    try:
+        return RamdiskProfile(annotations.get(keys.RAMDISK_PROFILE_ANNOTATION, DEFAULT_PROFILE))
+    except ValueError:
+        return DEFAULT_PROFILE
+
+
+def writer_loses(
+    network_data: Mapping[str, Any],
+    boot_mac: str,
+    mode: GleanMode = GleanMode.SUBPROCESS,
+    profile: RamdiskProfile = DEFAULT_PROFILE,
+) -> str | None:
+    """What the `profile` ramdisk's writer, run per NIC, loses of `network_data` (None:
+    nothing; an nmstate ramdisk runs no glean). The ramdisk rules are held to this."""
+    if not profile.runs_glean:
+        return None
+    with tempfile.TemporaryDirectory(prefix="ramdisk-") as root:
+        nics = _fake_root(Path(root), network_data, boot_mac.lower(), profile)
+        return lost(network_data, _run_glean(root, list(nics.values()), mode), profile.redhat)
 
 
 def _claimed(network_data: Mapping[str, Any], boot_mac: str) -> tuple[str, ...]:

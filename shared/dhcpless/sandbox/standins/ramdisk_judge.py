@@ -27,21 +27,38 @@ def judge_runs(
     boot: tuple[str, str],
     redhat: bool,
 ) -> BootResult:
-    """Up only if every run exited 0, every static address was written, and the boot NIC
-    (`boot`: its MAC and name) carries its claimed addresses."""
+    """Up only if nothing was `lost`, and the boot NIC (`boot`: its MAC and name) carries its
+    claimed addresses."""
+    files = _files(runs)
+    reason = lost(network_data, runs, redhat)
+    if reason is not None:
+        return BootResult((), reason)
+    on_boot = _written(files, boot[1], redhat)[1]
+    return judge(on_boot, claimed_on_boot_nic(network_data, boot[0]), boot[1])
+
+
+def lost(
+    network_data: Mapping[str, Any], runs: Sequence[Mapping[str, Any]], redhat: bool
+) -> str | None:
+    """What the writer lost, if anything: a run that died, or a static address no file has."""
     for run in runs:
         if run["code"] != 0:
             who = f"glean for {run['nic']}" if run["nic"] else "glean's early run"
-            return BootResult((), f"{who} exited {run['code']} ({run['error']}): {_DHCP}")
-    files: dict[str, str] = {}
-    for run in runs:
-        files.update(run["files"])
-    written, on_boot = _written(files, boot[1], redhat)
+            return f"{who} exited {run['code']} ({run['error']}): {_DHCP}"
+    written = _written(_files(runs), "", redhat)[0]
     for network in _networks(network_data):
         if network["address"] not in written:
             name, link = network["id"], network["link"]
-            return BootResult((), f"network {name} on link {link}: no file glean wrote has it")
-    return judge(on_boot, claimed_on_boot_nic(network_data, boot[0]), boot[1])
+            return f"network {name} on link {link}: no file glean wrote has it"
+    return None
+
+
+def _files(runs: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """What is on disk after the runs, in their order (a later run rewrites a file)."""
+    files: dict[str, str] = {}
+    for run in runs:
+        files.update(run["files"])
+    return files
 
 
 def _written(
