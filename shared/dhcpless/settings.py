@@ -18,11 +18,16 @@ from typing import Self
 
 from pydantic import BaseModel, ConfigDict
 
-from dhcpless.keys import EVENT_REPORTING_COMPONENT
+from dhcpless.keys import (
+    DEFAULT_PROFILE,
+    EVENT_REPORTING_COMPONENT,
+    RAMDISK_PROFILE_ENV,
+    RamdiskProfile,
+)
 
 
 class Settings(BaseModel):
-    """The settings every function has; none of them is read from the environment today."""
+    """The settings every function has; `ramdisk_profile` is read from the environment."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -30,6 +35,9 @@ class Settings(BaseModel):
     """`reportingComponent` / `source.component` of the core/v1 Events we record."""
     record_events: bool = True
     """Write core/v1 Events on hosts; off only for tests that count writes."""
+    ramdisk_profile: RamdiskProfile = DEFAULT_PROFILE
+    """The fleet's ramdisk writer (`DHCPLESS_RAMDISK_PROFILE`): what the data must suit, unless
+    a template says otherwise (`keys.RAMDISK_PROFILE_ANNOTATION`)."""
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> Self:
@@ -40,5 +48,6 @@ class Settings(BaseModel):
 
     @classmethod
     def fields_from(cls, env: Mapping[str, str]) -> dict[str, object]:
-        """The field values `env` sets (a subclass adds its own): none for the base."""
-        return {}
+        """The field values `env` sets (a subclass adds its own)."""
+        profile = env.get(RAMDISK_PROFILE_ENV, "").strip()
+        return {"ramdisk_profile": profile} if profile else {}

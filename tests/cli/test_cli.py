@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from dhcpless import keys
 from tests.support.waits import seconds
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "render"
@@ -32,28 +33,50 @@ def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize(
-    ("case", "template"),
+    ("case", "template", "profile"),
     [
-        pytest.param("bond-vlan", "template-v1beta2.yaml", id="bond-vlan-v1beta2"),
-        pytest.param("bond-vlan", "template-v1beta1.yaml", id="bond-vlan-v1beta1"),
-        pytest.param("single-nic", "template.yaml", id="single-nic"),
+        pytest.param("bond-vlan", "template-v1beta2.yaml", "nmstate", id="bond-vlan-v1beta2"),
+        pytest.param("bond-vlan", "template-v1beta1.yaml", "nmstate", id="bond-vlan-v1beta1"),
+        pytest.param("single-nic", "template.yaml", "", id="single-nic"),
     ],
 )
-def test_render_reproduces_fixture(case: str, template: str) -> None:
+def test_render_reproduces_fixture(case: str, template: str, profile: str) -> None:
     folder = FIXTURES / case
     if not (folder / template).exists():
         pytest.fail(f"fixture {folder / template} is missing")
-    result = run(
-        "render",
-        "--template",
-        str(folder / template),
-        "--host",
-        str(folder / "host.yaml"),
-        "--addresses",
-        str(folder / "addresses.yaml"),
-    )
+    result = run(*_render_args(folder, template), *(["--ramdisk-profile", profile] * bool(profile)))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == json.loads((folder / "expected.json").read_text())
+
+
+def _render_args(folder: Path, template: str) -> list[str]:
+    return [
+        "render", "--template", str(folder / template), "--host", str(folder / "host.yaml"),
+        "--addresses", str(folder / "addresses.yaml"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("flag", "env", "refused"),
+    [
+        pytest.param("", "", True, id="default-glean-el9"),
+        pytest.param("", "nmstate", False, id="environment"),
+        pytest.param("glean-el10", "nmstate", True, id="flag-beats-environment"),
+        pytest.param("nmstate", "glean-el9", False, id="flag"),
+    ],
+)
+def test_render_refuses_a_bond_for_a_glean_ramdisk(flag: str, env: str, refused: bool) -> None:
+    args = [*_render_args(FIXTURES / "bond-vlan", "template-v1beta2.yaml")]
+    args += ["--ramdisk-profile", flag] if flag else []
+    environ = {**os.environ, keys.RAMDISK_PROFILE_ENV: env}
+    result = subprocess.run(
+        [str(DHCPLESS), *args], capture_output=True, text=True, env=environ,
+        timeout=seconds(60), check=False,
+    )  # fmt: skip
+    assert (result.returncode != 0, result.stdout == "") == (refused, refused)
+    if refused:
+        (line,) = result.stderr.strip().splitlines()
+        assert line.startswith("render: ramdisk: links[0] bond bond0") and "bond-ports" in line
 
 
 def test_render_without_addresses_names_what_is_missing() -> None:

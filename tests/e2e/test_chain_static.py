@@ -2,7 +2,9 @@
 
 Covers: a paused host ends unpaused, pointing at a Secret whose network data is what CAPM3
 would render from the claimed addresses, for IPv4, IPv6, dual stack, a bond with a VLAN and
-a template with no pools; via the annotation and via a Metal3MachineTemplate hostSelector;
+a template with no pools (IPv6 alone and the bond on templates whose ramdisk profile can
+configure them: glean-debian, nmstate; under the community ramdisk both stay paused); via the
+annotation and via a Metal3MachineTemplate hostSelector;
 several hosts on one pool get distinct addresses; duplicated, reordered, replayed (stale) and
 structured-mode deliveries end in exactly the same state; no delivery is ever answered 400;
 each function writes only what it is responsible for (as the sandbox audit shows).
@@ -26,11 +28,13 @@ HOST = "host-0"
 SECRET = HOST + keys.SECRET_NAME_SUFFIX
 
 
-def world(network_data: dict[str, Any], *hosts: dict[str, Any]) -> list[dict[str, Any]]:
+def world(
+    network_data: dict[str, Any], *hosts: dict[str, Any], profile: str = ""
+) -> list[dict[str, Any]]:
     return [
         objects.POOL4,
         objects.POOL6,
-        objects.data_template(network_data),
+        objects.data_template(network_data, profile=profile),
         *(hosts or [objects.host()]),
     ]
 
@@ -62,24 +66,30 @@ V6 = ("ipv6", "2001:db8::10", "ffff:ffff:ffff:ffff::")
 
 
 @pytest.mark.parametrize(
-    ("template", "expected_addresses", "link_types"),
+    ("template", "profile", "expected_addresses", "link_types"),
     [
-        pytest.param(objects.IPV4, [V4], ["phy"], id="ipv4"),
-        pytest.param(objects.IPV6, [V6], ["phy"], id="ipv6"),
-        pytest.param(objects.DUAL, [V4, V6], ["phy"], id="dual-stack"),
-        pytest.param(objects.BOND_VLAN, [V4], ["bond", "phy", "phy", "vlan"], id="bond-vlan"),
+        pytest.param(objects.IPV4, "", [V4], ["phy"], id="ipv4"),
+        pytest.param(objects.IPV6, "glean-debian", [V6], ["phy"], id="ipv6"),
+        pytest.param(objects.DUAL, "", [V4, V6], ["phy"], id="dual-stack"),
+        pytest.param(objects.BOND_VLAN, "nmstate", [V4], ["bond", "phy", "phy", "vlan"], id="bond"),
     ],
 )
 def test_paused_host_ends_unpaused_with_its_network_data(
-    template: dict[str, Any], expected_addresses: list[tuple[str, str, str]], link_types: list[str]
+    template: dict[str, Any],
+    profile: str,
+    expected_addresses: list[tuple[str, str, str]],
+    link_types: list[str],
 ) -> None:
-    document = assert_released(run(world(template)))
+    result = run(world(template, profile=profile))
+    document = assert_released(result)
+    recorded = result.secrets[SECRET].metadata.annotations[keys.RAMDISK_PROFILE_ANNOTATION]
+    assert recorded == (profile or "glean-el9")
     assert addresses(document) == expected_addresses
     assert [link["type"] for link in document["links"]] == link_types
 
 
 def test_bond_vlan_rendered_like_capm3() -> None:
-    document = assert_released(run(world(objects.BOND_VLAN)))
+    document = assert_released(run(world(objects.BOND_VLAN, profile="nmstate")))
     bond, _, _, vlan = document["links"]
     assert bond["bond_links"] == ["eth0", "eth1"] and bond["bond_xmit_hash_policy"] == "layer3+4"
     assert (vlan["vlan_id"], vlan["vlan_link"], vlan["vlan_mac_address"]) == (
@@ -88,6 +98,15 @@ def test_bond_vlan_rendered_like_capm3() -> None:
         objects.MAC,
     )
     assert document["networks"][0]["link"] == "vlan100"
+
+
+@pytest.mark.parametrize(
+    "template", [pytest.param(objects.IPV6, id="ipv6"), pytest.param(objects.BOND_VLAN, id="bond")]
+)
+def test_what_the_community_ramdisk_cannot_configure_stays_paused(template: dict[str, Any]) -> None:
+    result = run(world(template))
+    assert result.hosts[HOST].annotations[keys.PAUSED_ANNOTATION] == keys.PREPROVISIONING_PAUSE
+    assert SECRET not in result.secrets and set(result.statuses) == {204}
 
 
 def test_template_without_pools_is_rendered_without_claims() -> None:

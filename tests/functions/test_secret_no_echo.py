@@ -37,7 +37,7 @@ LINKS = [
         "id": "bondQZ04",
         "type": "bond",
         "bond_mode": "QZ05",
-        "bond_links": ["QZ06"],
+        "bond_links": ["QZ06", "QZ24"],  # two ports: the ramdisk rule (glean per NIC) too
         "bond_xmit_hash_policy": "QZ07",
         "bond_miimon": "QZ23;",
         "ethernet_mac_address": "QZ08",

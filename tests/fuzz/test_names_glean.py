@@ -25,8 +25,8 @@ from dhcpless.models import BareMetalHost
 from dhcpless.models.netdata import NetworkData
 from dhcpless.render import RenderError, render_network_data
 from dhcpless.render.validate import validate_network_data
-from dhcpless.sandbox.standins import ramdisk
-from dhcpless.sandbox.standins.ramdisk import GleanDistro, GleanMode
+from dhcpless.sandbox.standins import glean_runs, ramdisk
+from dhcpless.sandbox.standins.ramdisk import GleanMode, RamdiskProfile
 from tests.fuzz.count import GENERATED
 from tests.support import objects
 
@@ -105,20 +105,24 @@ def _glean_paths(root: Path, document: dict[str, Any]) -> list[str]:
     Making and removing a root per document was a fifth of this test's time."""
     if ramdisk._ethernet_macs(document) - {MAC.lower()}:
         with tempfile.TemporaryDirectory(prefix="fuzz-glean-") as own:
-            ramdisk._fake_root(Path(own), document, MAC)
-            return _glean(Path(own))
+            nics = ramdisk._fake_root(Path(own), document, MAC, DEBIAN)
+            return _glean(Path(own), list(nics.values()))
     (root / DRIVE_DOCUMENT).write_text(json.dumps(document))
-    return _glean(root)
+    return _glean(root, ["eth0"])
 
 
-def _glean(root: Path) -> list[str]:
-    # The debian writer: its `interfaces.d/<link>` path is the one a crafted id escapes.
-    return list(ramdisk._run_glean(str(root), GleanMode.IN_PROCESS, GleanDistro.DEBIAN))
+DEBIAN = RamdiskProfile.GLEAN_DEBIAN
+"""The debian writer: its `interfaces.d/<link>` path is the one a crafted id escapes."""
+
+
+def _glean(root: Path, nics: list[str]) -> list[str]:
+    runs = ramdisk._run_glean(str(root), nics, GleanMode.IN_PROCESS)
+    return [path for run in runs for path in run["files"]]
 
 
 def test_what_validation_accepts_glean_writes_only_under_etc_network(tmp_path: Path) -> None:
     reached = {"glean": 0, "refused": 0}
-    ramdisk._fake_root(tmp_path, {}, MAC)  # the sandbox ramdisk's fake root, made once
+    ramdisk._fake_root(tmp_path, {}, MAC, DEBIAN)  # the sandbox ramdisk's fake root, made once
 
     @settings(
         max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
@@ -153,4 +157,4 @@ def _through(root: Path, template: dict[str, Any], host_name: str) -> str:
 
 
 def _inside(path: str) -> bool:
-    return os.path.normpath(path).startswith("/etc/network/")
+    return os.path.normpath(path).startswith("/etc/network/") or path in glean_runs.DNS_FILES

@@ -37,11 +37,13 @@ def host(
     }
 
 
-def data_template(network_data: Obj, name: str = "tmpl") -> Obj:
+def data_template(network_data: Obj, name: str = "tmpl", profile: str = "") -> Obj:
+    """`profile`: the template's ramdisk profile annotation (none: the fleet's ramdisk)."""
+    annotations = {keys.RAMDISK_PROFILE_ANNOTATION: profile} if profile else {}
     return {
         "apiVersion": f"{keys.CAPM3_GROUP}/{keys.CAPM3_VERSION}",
         "kind": "Metal3DataTemplate",
-        "metadata": {"name": name, "namespace": NS},
+        "metadata": {"name": name, "namespace": NS, "annotations": annotations},
         "spec": {"clusterName": "c1", "networkData": network_data},
     }
 

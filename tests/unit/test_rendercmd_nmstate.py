@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from dhcpless.models import BareMetalHost
+from dhcpless.render.ramdisk_profile import RamdiskProfile
 from dhcpless.render.validate import validate_network_data
 from dhcpless.tools.render_cmd import EXIT_FAILED, EXIT_OK, run_render
 from tests.support import upstream
@@ -58,7 +59,8 @@ def test_inputs_pass_pre_unpause_validation(folder: Path) -> None:
     rendered = json.loads(_render(folder, "openstack"))
     docs = list(yaml.safe_load_all((folder / "input.yaml").read_text()))
     host = BareMetalHost.from_k8s(next(d for d in docs if d["kind"] == "BareMetalHost"))
-    assert validate_network_data(rendered, host) == ()
+    nmstate = RamdiskProfile.NMSTATE  # what these fixtures are for: an nmstate ramdisk
+    assert validate_network_data(rendered, host, profile=nmstate) == ()
 
 
 def _schema(kind: str, version: str) -> dict[str, Any]:

@@ -21,8 +21,8 @@ from dhcpless.chain.decide import netcheck
 from dhcpless.keys import ValidationRule
 from dhcpless.render.problem import MAX_PER_RULE
 from dhcpless.render.validate import validate_network_data
-from dhcpless.sandbox.standins import ramdisk
-from dhcpless.sandbox.standins.ramdisk import GleanDistro, GleanMode
+from dhcpless.sandbox.standins import glean_runs, ramdisk
+from dhcpless.sandbox.standins.ramdisk import GleanMode, RamdiskProfile
 from tests.support import objects
 
 from .test_functions_decide import bmh, found
@@ -80,8 +80,9 @@ def test_names_the_ramdisk_takes_pass(links: list[Doc]) -> None:
 def _glean_paths(document: Doc, tmp: Path) -> list[str]:
     """Where the real glean (in process, --noop) would write for `document`: its debian writer,
     whose `interfaces.d/<link>` path is the one a crafted link id escapes."""
-    ramdisk._fake_root(tmp, document, MAC0)  # the sandbox ramdisk's own fake root
-    return list(ramdisk._run_glean(str(tmp), GleanMode.IN_PROCESS, GleanDistro.DEBIAN))
+    nics = ramdisk._fake_root(tmp, document, MAC0, RamdiskProfile.GLEAN_DEBIAN)  # the sandbox's
+    runs = ramdisk._run_glean(str(tmp), list(nics.values()), GleanMode.IN_PROCESS)
+    return [path for run in runs for path in run["files"]]
 
 
 def test_an_escaping_bond_id_is_refused_before_glean_would_write_outside(tmp_path: Path) -> None:
@@ -92,7 +93,7 @@ def test_an_escaping_bond_id_is_refused_before_glean_would_write_outside(tmp_pat
 
 
 def _inside(path: str) -> bool:
-    return os.path.normpath(path).startswith("/etc/network/")
+    return os.path.normpath(path).startswith("/etc/network/") or path in glean_runs.DNS_FILES
 
 
 def _dangling_vlans(count: int) -> Doc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from dhcpless.keys import NetworkDataFormat
+from dhcpless.keys import DEFAULT_PROFILE, NetworkDataFormat, RamdiskProfile
 from dhcpless.models.meta import OwnerReference
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
@@ -45,6 +45,8 @@ class WriteSecret:
     """`keys.CLAIMED_ADDRESSES_ANNOTATION`: each Metal3 pool's address in the data ("": none)."""
     replace: str | None = None
     """The resourceVersion of a Secret of ours to replace (`decide.verify`); None: create."""
+    ramdisk_profile: RamdiskProfile = DEFAULT_PROFILE
+    """`keys.RAMDISK_PROFILE_ANNOTATION`: the ramdisk the data was judged for."""
 
 
 class DoneMark(StrEnum):

@@ -13,6 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from dhcpless import render
+from dhcpless.keys import DEFAULT_PROFILE, RamdiskProfile
 from dhcpless.models import (
     BareMetalHost,
     IPAddress,
@@ -128,6 +129,8 @@ class HostFacts:
     """A hanging host's claimed addresses (a tick only); None: not hanging."""
     hang_seconds: float = 0.0
     """The threshold a tick judged the hang by (named in the Warning)."""
+    ramdisk_profile: RamdiskProfile = DEFAULT_PROFILE
+    """The fleet's ramdisk (settings): what a template without its own profile is judged for."""
 
 
 def taken_key(kind: str, name: str) -> str:

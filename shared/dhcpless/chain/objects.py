@@ -77,6 +77,7 @@ def secret_object(action: WriteSecret) -> Secret:
     annotations: dict[str, str] = _uid(action.host)
     if action.data_format is not keys.NetworkDataFormat.OPENSTACK:
         annotations[keys.NETWORK_DATA_FORMAT_ANNOTATION] = action.data_format.value
+    annotations[keys.RAMDISK_PROFILE_ANNOTATION] = action.ramdisk_profile.value
     if action.claimed:  # carried to the host by the release (`chain.decide.reclaim`)
         annotations[keys.CLAIMED_POOLS_ANNOTATION] = action.claimed
     if action.addresses:  # what a re-claim asks for back (`chain.decide.reclaim`)

@@ -56,7 +56,8 @@ def reconcile(
                 return None
         facts = gather(
             kube, host, occasion, now, taken=taken, gone=gone, hang_seconds=hang_seconds,
-            render=not known, listed=listed if not round_ else None, fresh=fresh and not round_,
+            profile=settings.ramdisk_profile, render=not known,
+            listed=listed if not round_ else None, fresh=fresh and not round_,
         )  # fmt: skip
         try:
             performer.act(decide(facts), kube, settings, host)

@@ -16,6 +16,7 @@ __all__ = [
     "PAUSED_ANNOTATION",
     "PREPROVISIONING_PAUSE",
     "PREPROV_IMAGE_BUILDER_ANNOTATION",
+    "RAMDISK_PROFILE_ANNOTATION",
     "RELEASED_AT_ANNOTATION",
     "REQUESTED_IP_ANNOTATION",
     "TEMPLATE_REFERENCE_ANNOTATION",
@@ -79,3 +80,7 @@ Decides which `NetworkDataFormat`s can work (`chain.formats`)."""
 LAST_APPLIED_ANNOTATION: Final = "kubectl.kubernetes.io/last-applied-configuration"
 """What client-side `kubectl apply` (and Argo CD) last applied: tells whether a manifest
 carries the pause."""
+
+RAMDISK_PROFILE_ANNOTATION: Final = "dhcpless.metal3.io/ramdisk-profile"
+"""On a template (and recorded on the Secret we write): the `RamdiskProfile` its hosts boot,
+overriding the fleet's `DHCPLESS_RAMDISK_PROFILE`; the ramdisk rules judge the data for it."""

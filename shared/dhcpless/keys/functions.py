@@ -10,6 +10,7 @@ __all__ = [
     "HANG_SECONDS_ENV",
     "NAMESPACE_ENV",
     "NAMESPACE_SELECTOR_ENV",
+    "RAMDISK_PROFILE_ENV",
     "RESYNC_WORKERS_ENV",
     "SERVICE_ACCOUNT_NAMESPACE_FILE",
     "WATCH_CACHE_ENV",
@@ -41,6 +42,10 @@ HANG_SECONDS_ENV: Final = "DHCPLESS_HANG_SECONDS"
 
 RESYNC_WORKERS_ENV: Final = "DHCPLESS_RESYNC_WORKERS"
 """resync: how many due hosts one tick reconciles at once (default 4)."""
+RAMDISK_PROFILE_ENV: Final = "DHCPLESS_RAMDISK_PROFILE"
+"""Every function: the fleet's ramdisk network writer (`keys.RamdiskProfile`, default glean-el9);
+a template's `RAMDISK_PROFILE_ANNOTATION` overrides it for its hosts."""
+
 WATCH_CACHE_ENV: Final = "DHCPLESS_WATCH_CACHE"
 """`off` turns the function processes' watch cache of templates and IPPools off (default on;
 `kube.watchcache`): every read is then a request, as before the cache."""

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Final
 
-__all__ = ["LinkKind", "NetworkDataFormat", "OpenStackNetworkType", "ValidationRule"]
+__all__ = [
+    "DEFAULT_PROFILE",
+    "LinkKind",
+    "NetworkDataFormat",
+    "OpenStackNetworkType",
+    "RamdiskProfile",
+    "ValidationRule",
+]
 
 
 class OpenStackNetworkType(StrEnum):
@@ -41,6 +49,8 @@ class ValidationRule(StrEnum):
     POOL_OVERLAP = "pool-overlap"
     IRONIC = "ironic"
     """What Ironic's API refuses as node `network_data` (`render.validate_ironic`)."""
+    RAMDISK = "ramdisk"
+    """What the declared ramdisk's network writer cannot configure (`render.validate_ramdisk`)."""
 
 
 class NetworkDataFormat(StrEnum):
@@ -55,3 +65,26 @@ class NetworkDataFormat(StrEnum):
     """`networkData` holds nmstate YAML instead: only for a PreprovisioningImage builder that
     reads `networkData` as nmstate. Stock BMO hands `networkData` to Ironic, whose schema refuses
     nmstate (the host would stay `registering`), so it needs `PREPROV_IMAGE_BUILDER_ANNOTATION`."""
+
+
+class RamdiskProfile(StrEnum):
+    """The fleet's ramdisk network writer (`render.ramdisk_profile` says why it matters)."""
+
+    GLEAN_EL9 = "glean-el9"
+    GLEAN_EL10 = "glean-el10"
+    GLEAN_DEBIAN = "glean-debian"
+    NMSTATE = "nmstate"
+
+    @property
+    def runs_glean(self) -> bool:
+        """Whether glean writes this ramdisk's network (nmstate images do not)."""
+        return self is not RamdiskProfile.NMSTATE
+
+    @property
+    def redhat(self) -> bool:
+        """glean's redhat writer (`write_redhat_interfaces`) on a CentOS Stream ramdisk."""
+        return self in (RamdiskProfile.GLEAN_EL9, RamdiskProfile.GLEAN_EL10)
+
+
+DEFAULT_PROFILE: Final = RamdiskProfile.GLEAN_EL9
+"""The community IPA ramdisk: CentOS Stream 9, glean with NetworkManager."""

@@ -10,7 +10,8 @@ channel back), so every such problem is found here first, all at once.
 ramdisk reads); `validate_for_host` renders first. Both are pure and return every
 problem found, in rule order: what Ironic's API refuses (`validate_ironic`, on the raw
 document, since BMO hands it to Ironic unchanged), document shape, names (`validate_names`),
-link MACs, link references, cycles, boot NIC, addresses, routes, DNS, pools, at most
+link MACs, link references, cycles, boot NIC, addresses, routes, DNS, pools, and what the
+declared ramdisk's writer cannot configure (`validate_ramdisk`, per `RamdiskProfile`), at most
 `MAX_PROBLEMS` of them (one Event each). An empty tuple means "safe to unpause".
 Messages name links, networks, addresses and pools; they hold no credentials.
 """
@@ -30,12 +31,14 @@ from dhcpless.render.errors import RenderError
 from dhcpless.render.openstack import render_network_data
 from dhcpless.render.osdoc import parse_rendered
 from dhcpless.render.problem import Problem, bounded
+from dhcpless.render.ramdisk_profile import DEFAULT_PROFILE, RamdiskProfile
 from dhcpless.render.validate_boot import boot_mac_problems
 from dhcpless.render.validate_ip import address_problems, dns_problems, route_problems
 from dhcpless.render.validate_ironic import ironic_problems
 from dhcpless.render.validate_links import cycle_problems, mac_problems, reference_problems
 from dhcpless.render.validate_names import name_problems
 from dhcpless.render.validate_pools import pool_problems
+from dhcpless.render.validate_ramdisk import ramdisk_problems
 
 __all__ = ["Problem", "ValidationRule", "validate_for_host", "validate_network_data"]
 
@@ -45,8 +48,10 @@ def validate_network_data(
     host: BareMetalHost,
     pools: Sequence[IPPool] = (),
     other_pools: Sequence[IPPool] = (),
+    profile: RamdiskProfile = DEFAULT_PROFILE,
 ) -> tuple[Problem, ...]:
-    """Every problem with `rendered` for `host`; `pools` are the pools it draws from."""
+    """Every problem with `rendered` for `host`; `pools` are the pools it draws from;
+    `profile`: the ramdisk that will boot it."""
     ironic = ironic_problems(rendered)
     try:
         doc = parse_rendered(rendered)
@@ -64,6 +69,7 @@ def validate_network_data(
             *route_problems(doc),
             *dns_problems(doc),
             *pool_problems(pools, other_pools),
+            *ramdisk_problems(doc, profile),
         )
     )
 
@@ -74,6 +80,7 @@ def validate_for_host(
     addresses: Mapping[str, Address],
     pools: Sequence[IPPool] = (),
     other_pools: Sequence[IPPool] = (),
+    profile: RamdiskProfile = DEFAULT_PROFILE,
 ) -> tuple[Problem, ...]:
     """Render (as CAPM3) then validate; a render failure is the one problem returned."""
     try:
@@ -82,4 +89,4 @@ def validate_for_host(
         return (Problem(ValidationRule.RENDER, str(err)),)
     if rendered is None:
         return (Problem(ValidationRule.RENDER, "the template has no network data"),)
-    return validate_network_data(rendered, host, pools, other_pools)
+    return validate_network_data(rendered, host, pools, other_pools, profile)

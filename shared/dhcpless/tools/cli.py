@@ -7,10 +7,12 @@ container runs) never pays for the sandbox, the demo or the renderer at start-up
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from dhcpless import keys
 from dhcpless.keys import FunctionName
 from dhcpless.tools.cli_args import Parser, port, positive, whole
 from dhcpless.tools.cli_errors import UsageError, is_user_error, problem
@@ -64,6 +66,7 @@ def _render(args: argparse.Namespace) -> int:
         Path(args.host),
         Path(args.addresses) if args.addresses else None,
         args.format,
+        (args.ramdisk_profile, os.environ.get(keys.RAMDISK_PROFILE_ENV)),
     )
     if out:
         sys.stdout.write(out if out.endswith("\n") else out + "\n")
@@ -149,6 +152,12 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--host", required=True, help="BareMetalHost YAML")
     render.add_argument("--addresses", help="IPAddress YAML (multi-document)")
     render.add_argument("--format", choices=["openstack", "nmstate"], default="openstack")
+    render.add_argument(
+        "--ramdisk-profile",
+        choices=[p.value for p in keys.RamdiskProfile],
+        help="the ramdisk whose network writer must configure the data (default: the "
+        "template's annotation, else $DHCPLESS_RAMDISK_PROFILE, else glean-el9)",
+    )
     status = _add(sub, "status", _status, "one line per host this project manages (KUBECONFIG)")
     status.add_argument("-n", "--namespace", help="only this namespace (default: all)")
     explain_help = "explain one host (NAMESPACE/NAME): which rule refused it, as your rights allow"

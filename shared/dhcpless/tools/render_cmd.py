@@ -8,6 +8,9 @@ nmstate YAML (`nmstate`, converted from that JSON); any problem is one line on s
 What the API server would refuse (`render_schema`: unknown fields, types, enums) and what the
 functions would refuse (`render.validate`: dangling links, Ironic's rules, ...) is refused here
 too, with the same message, so a template that renders here is one the chain accepts.
+Data the ramdisk could not configure is refused as the functions refuse it
+(`render.validate_ramdisk`), for the ramdisk profile given by `--ramdisk-profile`, else the
+template's annotation, else `DHCPLESS_RAMDISK_PROFILE`, else glean-el9.
 """
 
 from __future__ import annotations
@@ -19,17 +22,24 @@ from typing import Any
 
 import yaml
 
+from dhcpless import keys
 from dhcpless.models import BareMetalHost, IPAddress, ModelError, network_template_from_k8s
 from dhcpless.models.netdata import NetworkData
 from dhcpless.models.templates import NetworkTemplate
 from dhcpless.render import Address, RenderError, pool_uses, referenced_pools
 from dhcpless.render.nmstate import dump_nmstate, openstack_to_nmstate
 from dhcpless.render.openstack import render_network_data
+from dhcpless.render.osdoc import parse_rendered
+from dhcpless.render.ramdisk_profile import UnknownProfile, choose_profile
+from dhcpless.render.validate_ramdisk import ramdisk_problems
 from dhcpless.tools import render_schema
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 FORMATS = ("openstack", "nmstate")
 _TEMPLATE_KINDS = ("Metal3DataTemplate", "Metal3PreprovisioningDataTemplate")
+Profiles = tuple[str | None, str | None]
+"""The `--ramdisk-profile` flag and the environment's profile: first given wins (after the
+flag, the template's annotation)."""
 
 
 class InputError(ValueError):
@@ -119,10 +129,11 @@ def _refused_by_the_chain(rendered: Mapping[str, Any], host: BareMetalHost) -> N
         raise InputError(f"the functions would refuse this network data: {problems[0]}{more}")
 
 
-def _render(files: list[Path], fmt: str) -> str:
+def _render(files: list[Path], fmt: str, profiles: Profiles | None) -> str:
+    """`profiles`: the `--ramdisk-profile` flag and the environment's (None: not judged)."""
     docs = [doc for path in files for doc in _documents(path)]
-    raw = _admitted(_one(docs, _TEMPLATE_KINDS, "template"))
-    template = network_template_from_k8s(raw)
+    raw_template = _admitted(_one(docs, _TEMPLATE_KINDS, "template"))
+    template = network_template_from_k8s(raw_template)
     host = BareMetalHost.from_k8s(_admitted(_one(docs, ("BareMetalHost",), "BareMetalHost")))
     addresses = _addresses(docs)
     data = _network_data(template)
@@ -130,20 +141,39 @@ def _render(files: list[Path], fmt: str) -> str:
     rendered = render_network_data(data, host, addresses)
     if rendered is not None:
         _refused_by_the_chain(rendered, host)
+        if profiles is not None:
+            _judge(rendered, raw_template, profiles)
     if fmt == "nmstate" and rendered is not None:
         return dump_nmstate(openstack_to_nmstate(rendered))
     return json.dumps(rendered, indent=2)
 
 
+def _judge(rendered: Mapping[str, Any], template: Mapping[str, Any], profiles: Profiles) -> None:
+    """Refuse what the chosen ramdisk could not configure, as the functions do."""
+    annotations = (template.get("metadata") or {}).get("annotations") or {}
+    flag, env = profiles
+    profile = choose_profile(flag, annotations.get(keys.RAMDISK_PROFILE_ANNOTATION), env)
+    refused = ramdisk_problems(parse_rendered(rendered), profile)
+    if refused:
+        more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+        raise InputError(f"{refused[0]}{more}")
+
+
 def run_render(
-    template_file: Path, host_file: Path, addresses_file: Path | None, fmt: str = "openstack"
+    template_file: Path,
+    host_file: Path,
+    addresses_file: Path | None,
+    fmt: str = "openstack",
+    profiles: Profiles | None = None,
 ) -> tuple[int, str, str]:
-    """(exit code, stdout text, one stderr line) for `dhcpless render`."""
+    """(exit code, stdout text, one stderr line) for `dhcpless render`; `profiles`: the
+    `--ramdisk-profile` flag and `DHCPLESS_RAMDISK_PROFILE` (each None: not given), as the
+    command passes them; None (a library caller) renders without the ramdisk rules."""
     if fmt not in FORMATS:
         return EXIT_USAGE, "", f"render: unknown format {fmt!r} (choose from {', '.join(FORMATS)})"
     given = [template_file, host_file, *([addresses_file] if addresses_file else [])]
     files = list(dict.fromkeys(given))  # one file may hold everything
     try:
-        return EXIT_OK, _render(files, fmt), ""
-    except (InputError, ModelError, RenderError) as err:
+        return EXIT_OK, _render(files, fmt, profiles), ""
+    except (InputError, ModelError, RenderError, UnknownProfile) as err:
         return EXIT_FAILED, "", f"render: {err}"

@@ -33,6 +33,7 @@ from dhcpless.chain.facts import Taken, taken_key
 from dhcpless.chain.objects import capi_claim_object, claim_object, secret_object
 from dhcpless.chain.patches import lend_patch, nudge_patch, release_patch
 from dhcpless.errors import AlreadyExists, Gone, Transient
+from dhcpless.keys import RamdiskProfile
 from dhcpless.kube import capi, capm3, recorder
 from dhcpless.kube.client import Kube
 from dhcpless.models import BareMetalHost, Secret
@@ -47,6 +48,8 @@ class Reporting(Protocol):
     def component(self) -> str: ...
     @property
     def record_events(self) -> bool: ...
+    @property
+    def ramdisk_profile(self) -> RamdiskProfile: ...
 
 
 class Found(Exception):

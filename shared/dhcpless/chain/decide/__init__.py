@@ -48,7 +48,7 @@ def decide(facts: HostFacts) -> Actions:
     host = facts.host
     state = gate(host)
     if state is Gate.NAMED:
-        return repause.explain(host, decide_release(host, facts.secret))
+        return repause.explain(host, decide_release(host, facts.secret, facts.ramdisk_profile))
     if state is Gate.WAITING:
         return _waiting(facts)
     if state is Gate.NOT_PAUSED:

@@ -91,7 +91,10 @@ def _nmstate_problem(where: str, text: str) -> str | None:
 
 
 def release_refusals(
-    host: BareMetalHost, secret: Secret, document: Any = None
+    host: BareMetalHost,
+    secret: Secret,
+    document: Any = None,
+    profile: keys.RamdiskProfile = keys.DEFAULT_PROFILE,
 ) -> tuple[RecordEvent, ...]:
     """Pure. The Events that refuse releasing `host` with `secret` (empty: release it).
 
@@ -111,7 +114,11 @@ def release_refusals(
         return (RecordEvent(HostRef.of(host), Reason.INVALID_NETWORK_DATA, message),)
     if document is None:
         document = formats.load(secret.decoded(keys.NETWORK_DATA_KEY) or "")
-    found = validate_network_data(document, host) if isinstance(document, Mapping) else ()
+    found = (
+        validate_network_data(document, host, profile=profile)
+        if isinstance(document, Mapping)
+        else ()
+    )
     return _events(host, f"Secret {secret.metadata.name}", redact.redacted_all(found))
 
 
@@ -121,6 +128,7 @@ def render_refusals(
     document: Mapping[str, Any],
     pools: Sequence[IPPool],
     referenced: Sequence[render.PoolRef] = (),
+    profile: keys.RamdiskProfile = keys.DEFAULT_PROFILE,
 ) -> tuple[RecordEvent, ...]:
     """Pure. The Events that refuse writing the Secret for `document` (empty: write it).
 
@@ -134,7 +142,7 @@ def render_refusals(
     names = {p.name for p in referenced or _referenced(host, found)}
     mine = [p for p in pools if p.metadata.name in names]
     others = [p for p in pools if p.metadata.name not in names]
-    problems = validate_network_data(document, host, mine, others)
+    problems = validate_network_data(document, host, mine, others, profile)
     return _events(host, f"network data from {found.ref}", problems)
 
 

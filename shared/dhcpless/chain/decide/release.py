@@ -7,7 +7,7 @@ from __future__ import annotations
 from dhcpless import keys
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, RecordEvent, ReleaseHost
-from dhcpless.chain.decide import messages, netcheck, quiet, reclaim
+from dhcpless.chain.decide import messages, netcheck, profiles, quiet, reclaim
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.reasons import Reason
@@ -20,8 +20,11 @@ def event(host: BareMetalHost, reason: Reason, message: str) -> RecordEvent:
     return RecordEvent(HostRef.of(host), reason, message)
 
 
-def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
-    """Unpause once the Secret the host uses (or will use) holds valid network data."""
+def decide_release(
+    host: BareMetalHost, secret: Secret | None, fleet: keys.RamdiskProfile = keys.DEFAULT_PROFILE
+) -> Actions:
+    """Unpause once the Secret the host uses (or will use) holds valid network data for the
+    ramdisk that boots it (`fleet`'s, unless our Secret records the template's)."""
     state = gate(host)
     if not state.ours:
         return ()
@@ -41,7 +44,8 @@ def decide_release(host: BareMetalHost, secret: Secret | None) -> Actions:
         if named:
             return messages.named_unusable(host, name)
         return (event(host, Reason.SECRET_INVALID, trouble),)
-    refused = netcheck.release_refusals(host, secret, document)
+    profile = profiles.secret_profile(host, secret, fleet)
+    refused = netcheck.release_refusals(host, secret, document, profile)
     if refused:  # valid shape, but the ramdisk could not use it: stay paused, say why
         return messages.named_unusable(host, name) if named else refused
     version = host.metadata.resource_version or ""

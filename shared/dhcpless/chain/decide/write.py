@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dhcpless import keys, render
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, WriteSecret
-from dhcpless.chain.decide import external, formats, netcheck, reclaim, verify
+from dhcpless.chain.decide import external, formats, netcheck, profiles, reclaim, verify
 from dhcpless.chain.decide.release import decide_release, event
 from dhcpless.chain.facts import Found, HostFacts
 from dhcpless.chain.gate import secret_name
@@ -49,7 +49,10 @@ def decide_render(facts: HostFacts, found: Found, pools: tuple[PoolRef, ...]) ->
             {pool: cache[pool].address for pool in metal3}
         ),
     }
-    return _write(host, found, cache, facts.secret, (pools, facts.ippools), records)
+    profile = profiles.template_profile(found, facts.ramdisk_profile)
+    if not isinstance(profile, keys.RamdiskProfile):
+        return (event(host, Reason.INVALID_TEMPLATE, f"{found.ref}: {profile}"),)
+    return _write(host, found, cache, facts.secret, (pools, facts.ippools), records, profile)
 
 
 def _misnamed(
@@ -78,11 +81,13 @@ def _write(
     existing: Secret | None,
     pools: tuple[Sequence[PoolRef], Sequence[IPPool]] = ((), ()),
     records: Mapping[str, str] | None = None,
+    profile: keys.RamdiskProfile = keys.DEFAULT_PROFILE,
 ) -> Actions:
     """`pools`: the pools the template references (as gathered: not derived again) and the
     namespace's IPPools, for the pool rule. `records`: what the Secret records of the claims
     the data came from (`keys.CLAIMED_POOLS_ANNOTATION`, copied onto the host by the release
-    as a hint for resync; `keys.CLAIMED_ADDRESSES_ANNOTATION`, what a re-claim asks back)."""
+    as a hint for resync; `keys.CLAIMED_ADDRESSES_ANNOTATION`, what a re-claim asks back).
+    `profile`: the ramdisk the data is judged for, recorded on the Secret too."""
     records = records or {}
     try:
         document = render.render_network_data(found.template.network_data, host, cache)
@@ -99,8 +104,8 @@ def _write(
         if foreign is not None:
             return (foreign,)
         if verify.matches(existing, text, nmstate, records):  # rendered before: release
-            return decide_release(host, existing)
-    refused = netcheck.render_refusals(host, found, document, pools[1], pools[0])
+            return decide_release(host, existing, profile)
+    refused = netcheck.render_refusals(host, found, document, pools[1], pools[0], profile)
     if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
         return refused
     version = None if existing is None else existing.metadata.resource_version or ""
@@ -108,13 +113,14 @@ def _write(
         host.namespace, secret_name(host), HostRef.of(host), text, data_format=fmt,
         nmstate=nmstate, claimed=records.get(keys.CLAIMED_POOLS_ANNOTATION, ""),
         addresses=records.get(keys.CLAIMED_ADDRESSES_ANNOTATION, ""), replace=version,
+        ramdisk_profile=profile,
     )  # fmt: skip
     said = _rendered(write.name, found, host)
     return (
         *(() if existing is None else (verify.mismatch(host, existing),)),
         write,
         event(host, Reason.SECRET_RERENDERED if existing else Reason.NETWORK_DATA_RENDERED, said),
-        *decide_release(host, secret_object(write)),  # the writer releases (act: if written)
+        *decide_release(host, secret_object(write), profile),  # the writer releases (if written)
     )
 
 

@@ -22,6 +22,7 @@ from dhcpless.chain.facts import Found, HostFacts, Occasion, Problem, Taken, tak
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.gather import ipam, released
 from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, template_for
+from dhcpless.keys import DEFAULT_PROFILE, RamdiskProfile
 from dhcpless.kube.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Secret
 
@@ -39,6 +40,7 @@ def gather(
     taken: Mapping[str, Taken] | None = None,
     gone: IPClaim | None = None,
     hang_seconds: float = 0.0,
+    profile: RamdiskProfile = DEFAULT_PROFILE,
     render: bool = True,
     listed: Listed | None = None,
     fresh: bool = False,
@@ -50,7 +52,10 @@ def gather(
     exit, ipclaim-fulfilment): not listed again. `fresh`: the host was just added (its ADD
     event): no claim of ours is expected, so none is listed; creating them tells whether one
     is there (like the Secret: `act.Found`, and the pipeline decides again with them listed)."""
-    base = HostFacts(host, occasion, now, taken=taken or {}, gone=gone, hang_seconds=hang_seconds)
+    base = HostFacts(
+        host, occasion, now, taken=taken or {}, gone=gone, hang_seconds=hang_seconds,
+        ramdisk_profile=profile,
+    )  # fmt: skip
     state = gate(host)
     if state is Gate.NAMED:
         name = host.spec.preprovisioning_network_data_name or ""

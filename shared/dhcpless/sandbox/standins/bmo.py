@@ -36,7 +36,13 @@ from dhcpless.sandbox.standins.bmh_status import (
 from dhcpless.sandbox.standins.bmo_boots import HostKey, MachineBoots
 from dhcpless.sandbox.standins.bmo_power import HostPower
 from dhcpless.sandbox.standins.ironic import NetworkDataCheck, project_rules, refusal
-from dhcpless.sandbox.standins.ramdisk import BootResult, GleanMode, ramdisk_boot, require_glean
+from dhcpless.sandbox.standins.ramdisk import (
+    BootResult,
+    GleanMode,
+    ramdisk_boot,
+    require_glean,
+    secret_profile,
+)
 
 __all__ = ["BMOController", "HostKey"]
 __all__ += ["BootResult", "GleanMode", "ramdisk_boot"]
@@ -142,7 +148,7 @@ class BMOController(MachineBoots, HostPower, Controller[HostKey]):
         secret = self._secrets.get(key[0], _secret_name(host))
         data = network_data_from_secret(secret) if secret else None
         boot_mac = str((host.get("spec") or {}).get("bootMACAddress", ""))
-        result = ramdisk_boot(data or {}, boot_mac, self._glean_mode)
+        result = self._booter(secret_profile(secret))(data or {}, boot_mac)
         if not result.ok:
             with self._lock:
                 self.stuck[key] = result.reason

@@ -9,10 +9,10 @@ of `BMOController`, whose state (Secrets, Ironic's check, glean mode, the wire) 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from dhcpless.keys import ProvisioningState
+from dhcpless.keys import ProvisioningState, RamdiskProfile
 from dhcpless.sandbox.standins.bmh_secrets import PreprovisioningSecrets
 from dhcpless.sandbox.standins.bmh_status import host_status
 from dhcpless.sandbox.standins.bmo_provisioning import (
@@ -24,7 +24,7 @@ from dhcpless.sandbox.standins.bmo_provisioning import (
     provisioned_status,
 )
 from dhcpless.sandbox.standins.ironic import NetworkDataCheck, refusal
-from dhcpless.sandbox.standins.ramdisk import BootResult, GleanMode, ramdisk_boot
+from dhcpless.sandbox.standins.ramdisk import BootResult, GleanMode, ramdisk_boot, secret_profile
 
 HostKey = tuple[str, str]
 """(namespace, name) of a BareMetalHost."""
@@ -69,20 +69,26 @@ class MachineBoots:
         if refusal(secret, self._check) is not None:
             return self._backoff(key)
         mac = str((host.get("spec") or {}).get("bootMACAddress", ""))
-        if not self._booted(key, step.value, boot_with(secret, mac, self._boot)):
+        ramdisk = self._booter(secret_profile(secret))
+        if not self._booted(key, step.value, boot_with(secret, mac, ramdisk)):
             return self._backoff(key)
         if step is Step.CLEAN:
             self._set_status(key, cleared_status(host_status(ProvisioningState.AVAILABLE)))
             return None
         deployed = self._secrets.get(key[0], deployed_data_name(host))
-        if not self._booted(key, "os", boot_with(deployed, mac, self._boot)):
+        # the installed OS applies its data with its own tooling (cloud-init), not the ramdisk's
+        # per-NIC glean: it gets what the data claims for its boot NIC
+        if not self._booted(
+            key, "os", boot_with(deployed, mac, self._booter(RamdiskProfile.NMSTATE))
+        ):
             return self._backoff(key)
         status = host_status(ProvisioningState.PROVISIONED)
         self._set_status(key, provisioned_status(status, host))
         return None
 
-    def _boot(self, data: Mapping[str, Any], boot_mac: str) -> BootResult:
-        return ramdisk_boot(data, boot_mac, self._glean_mode)
+    def _booter(self, profile: RamdiskProfile) -> Callable[[Mapping[str, Any], str], BootResult]:
+        """A boot of the `profile` ramdisk (`ramdisk.ramdisk_boot`)."""
+        return lambda data, boot_mac: ramdisk_boot(data, boot_mac, self._glean_mode, profile)
 
     def _booted(self, key: HostKey, machine: str, result: BootResult) -> bool:
         if not result.ok:

@@ -1,13 +1,13 @@
 """The inspection ramdisk's network boot: glean on the host's network data, on a fake root.
 
-Exists so BMO's stand-in judges network data the way a real host would: glean, the agent the
-real IPA ramdisk uses, reads the config drive's `network_data.json` and configures the NICs it
-finds in /sys/class/net. Here both are faked in a temporary root (the boot NIC with
-`spec.bootMACAddress`, plus every other NIC the data names) and glean runs with `--noop`, so
-nothing on this machine changes. The community ramdisk is CentOS Stream, so glean's redhat
-writer is the default (`redhat_net` reads back its ifcfg files or keyfiles); the debian writer
-(`ifupdown`) is kept as a second case. The boot succeeds only when the boot NIC got every
-address the data claims for it (`boot_claims`).
+Exists so BMO's stand-in judges network data the way a real host would. A temporary root holds
+the config drive's `network_data.json`, a `/sys/class/net` with the boot NIC
+(`spec.bootMACAddress`) and every other NIC the data names, and the os-release of the declared
+ramdisk (`RamdiskProfile`): CentOS Stream 9 or 10 (glean's redhat writer, ifcfg or keyfiles,
+`is_keyfile_format`) or Debian. glean then runs as that ramdisk runs it (`glean_runs`: the
+early run, then once per NIC), in a subprocess or in this process, and `ramdisk_judge` says
+whether every NIC came up with every address. An nmstate ramdisk does not run glean: its
+boot NIC gets what the data claims for it.
 """
 
 from __future__ import annotations
@@ -19,18 +19,22 @@ import sys
 import tempfile
 import threading
 import warnings
-from argparse import Namespace
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from dhcpless import keys
+from dhcpless.keys import DEFAULT_PROFILE, RamdiskProfile
+from dhcpless.sandbox.standins import glean_runs
 from dhcpless.sandbox.standins.boot_claims import claimed_on_boot_nic, judge
-from dhcpless.sandbox.standins.ifupdown import BootResult, boot_nic_addresses, parse_ifupdown
-from dhcpless.sandbox.standins.redhat_net import on_boot_nic, parse_redhat
+from dhcpless.sandbox.standins.ifupdown import BootResult
+from dhcpless.sandbox.standins.ramdisk_judge import judge_runs, lost
 
-__all__ = ["BootResult", "GleanDistro", "GleanMode", "ramdisk_boot"]
+__all__ = [
+    "BootResult", "GleanMode", "RamdiskProfile", "ramdisk_boot", "secret_profile", "writer_loses",
+]  # fmt: skip
 
 _IN_PROCESS = threading.Lock()
 """In-process glean runs one at a time: `warnings.catch_warnings` is process-global."""
@@ -67,47 +71,72 @@ class GleanMode(StrEnum):
     SUBPROCESS = "subprocess"
 
 
-class GleanDistro(StrEnum):
-    """Which glean writer runs: redhat (the community CentOS Stream ramdisk) or debian."""
-
-    REDHAT = "redhat"
-    DEBIAN = "debian"
+_OS_RELEASE = {
+    RamdiskProfile.GLEAN_EL9: 'ID="centos"\nVERSION_ID="9"\nPLATFORM_ID="platform:el9"\n',
+    RamdiskProfile.GLEAN_EL10: 'ID="centos"\nVERSION_ID="10"\nPLATFORM_ID="platform:el10"\n',
+    RamdiskProfile.GLEAN_DEBIAN: 'ID=debian\nVERSION_ID="12"\n',
+}
+"""What each glean ramdisk's /etc/os-release says: glean picks its writer from it."""
 
 
 def ramdisk_boot(
     network_data: Mapping[str, Any],
     boot_mac: str,
     mode: GleanMode = GleanMode.SUBPROCESS,
-    distro: GleanDistro = GleanDistro.REDHAT,
+    profile: RamdiskProfile = DEFAULT_PROFILE,
 ) -> BootResult:
-    """Boot a fake ramdisk with `network_data` as its config drive; see what the boot NIC got."""
+    """Boot a fake ramdisk with `network_data` as its config drive; did every NIC come up?"""
+    boot_mac = boot_mac.lower()
+    if not profile.runs_glean:
+        return judge(_claimed(network_data, boot_mac), _claimed(network_data, boot_mac), "boot NIC")
     with tempfile.TemporaryDirectory(prefix="ramdisk-") as root:
-        nics = _fake_root(Path(root), network_data, boot_mac.lower())
+        nics = _fake_root(Path(root), network_data, boot_mac, profile)
         try:
-            files = _run_glean(root, mode, distro)
-        except GleanFailed as err:  # the real ramdisk would come up unconfigured
-            return BootResult((), f"glean's {distro} writer failed: {err}")
-    boot_nic = nics[boot_mac.lower()]
-    got = _boot_nic_addresses(files, boot_nic, distro)
-    return judge(got, claimed_on_boot_nic(network_data, boot_mac), boot_nic)
+            runs = _run_glean(root, list(nics.values()), mode)
+        except GleanFailed as err:  # the runner itself, not glean on this data
+            return BootResult((), f"the ramdisk's glean did not run: {err}")
+    return judge_runs(network_data, runs, (boot_mac, nics[boot_mac]), profile.redhat)
 
 
-def _boot_nic_addresses(
-    files: dict[str, str], boot_nic: str, distro: GleanDistro
-) -> tuple[str, ...]:
-    """The plain IP addresses glean wrote on the boot NIC's interfaces."""
-    if distro is GleanDistro.DEBIAN:
-        return boot_nic_addresses(parse_ifupdown(files), boot_nic).addresses
-    carried = on_boot_nic(parse_redhat(files), boot_nic)
-    return tuple(a.split("/")[0] for i in carried for a in i.addresses)
+def secret_profile(secret: Mapping[str, Any] | None) -> RamdiskProfile:
+    """The ramdisk a Secret's data is for: what we recorded on it, else the fleet default (the
+    sandbox's fleet runs the community ramdisk)."""
+    annotations = ((secret or {}).get("metadata") or {}).get("annotations") or {}
+    try:
+        return RamdiskProfile(annotations.get(keys.RAMDISK_PROFILE_ANNOTATION, DEFAULT_PROFILE))
+    except ValueError:
+        return DEFAULT_PROFILE
 
 
-def _fake_root(root: Path, network_data: Mapping[str, Any], boot_mac: str) -> dict[str, str]:
-    """Config drive plus /sys/class/net: the boot NIC, and any other NIC the data names."""
+def writer_loses(
+    network_data: Mapping[str, Any],
+    boot_mac: str,
+    mode: GleanMode = GleanMode.SUBPROCESS,
+    profile: RamdiskProfile = DEFAULT_PROFILE,
+) -> str | None:
+    """What the `profile` ramdisk's writer, run per NIC, loses of `network_data` (None:
+    nothing; an nmstate ramdisk runs no glean). The ramdisk rules are held to this."""
+    if not profile.runs_glean:
+        return None
+    with tempfile.TemporaryDirectory(prefix="ramdisk-") as root:
+        nics = _fake_root(Path(root), network_data, boot_mac.lower(), profile)
+        return lost(network_data, _run_glean(root, list(nics.values()), mode), profile.redhat)
+
+
+def _claimed(network_data: Mapping[str, Any], boot_mac: str) -> tuple[str, ...]:
+    return claimed_on_boot_nic(network_data, boot_mac)
+
+
+def _fake_root(
+    root: Path, network_data: Mapping[str, Any], boot_mac: str, profile: RamdiskProfile
+) -> dict[str, str]:
+    """Config drive, os-release, /sys/class/net: the boot NIC, and any other NIC the data names."""
     drive = root / "mnt/config/openstack/latest"
     drive.mkdir(parents=True)
     (drive / "network_data.json").write_text(json.dumps(network_data))
     (drive / "meta_data.json").write_text("{}")
+    (root / "etc").mkdir()
+    (root / "etc/os-release").write_text(_OS_RELEASE[profile])
     macs = [boot_mac, *sorted(_ethernet_macs(network_data) - {boot_mac})]
     nics = {mac: f"eth{index}" for index, mac in enumerate(macs)}
     for mac, nic in nics.items():
@@ -128,36 +157,19 @@ def _ethernet_macs(network_data: Mapping[str, Any]) -> set[str]:
     }
 
 
-def _run_glean(root: str, mode: GleanMode, distro: GleanDistro) -> dict[str, str]:
-    flags = ["--root", root, "--distro", distro, "--skip-dns", "--no-dhcp-fallback", "--noop"]
+def _run_glean(root: str, nics: list[str], mode: GleanMode) -> list[dict[str, Any]]:
+    """`glean_runs.run_all`, in a subprocess (its JSON on stdout) or in this process."""
     if mode is GleanMode.SUBPROCESS:
-        command = [sys.executable, "-m", "glean.cmd", *flags]
+        command = [sys.executable, "-m", glean_runs.__name__, root, *nics]
         out = subprocess.run(
             command, capture_output=True, text=True, check=False, timeout=_GLEAN_TIMEOUT
         )
         if out.returncode != 0:
             raise GleanFailed((out.stderr.strip().splitlines() or ["no output"])[-1])
-        return _parse_noop_output(out.stdout)
-    args = Namespace(root=root, distro=distro.value, noop=True, interface=None)
-    args.skip_dns, args.no_dhcp_fallback, args.use_nm = True, True, False
-    glean = require_glean()
+        runs: list[dict[str, Any]] = json.loads(out.stdout)
+        return runs
+    require_glean()
     with _IN_PROCESS, warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)  # glean never closes what it opens
-        interfaces = glean.get_config_drive_interfaces(glean.get_network_info(args))
-        system = glean.get_sys_interfaces(None, args)
-        write = glean.write_debian_interfaces
-        if distro is GleanDistro.REDHAT:
-            write = glean.write_redhat_interfaces
-        try:
-            return dict(write(interfaces, system, args))
-        except Exception as err:  # glean's own errors: assertions, missing keys
-            raise GleanFailed(type(err).__name__) from err
-
-
-def _parse_noop_output(text: str) -> dict[str, str]:
-    """glean --noop prints `### Write <path>` and then the file for every file it would write."""
-    files: dict[str, str] = {}
-    for chunk in text.split("### Write ")[1:]:
-        path, _, content = chunk.partition("\n")
-        files[path.strip()] = content
-    return files
+        warnings.simplefilter("ignore", DeprecationWarning)  # its `distro.linux_distribution`
+        return glean_runs.run_all(root, nics)
