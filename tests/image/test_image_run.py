@@ -1,0 +1,131 @@
+"""The image we ship, built here and run as each function: what the pods run is what we test.
+
+`python3 scripts/dev.py image` builds the Containerfile (once for this module), umoci unpacks
+it, and each function runs as the image's ENTRYPOINT, as its user, on its read-only root
+(`tests/image/bundle.py`), against a stub API server (`tests/manifests/test_image.py`'s, on a
+kernel-chosen port). Covers, for the four functions and the dead-letter sink: both health
+endpoints answer 200; a CloudEvent shaped like what the broker delivers (a PingSource tick for
+resync) is answered 204 with the API requests the function should make; the image holds no
+sandbox, demo, bench or test code; the container starts without an `[ERROR]` line.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.manifests.support import SERVED_PACKAGES
+from tests.manifests.test_image import (
+    EXPECTED_API_REQUESTS,
+    NOT_OURS,
+    _empty_cluster,
+    _free_port,
+    _kubeconfig,
+    _request,
+)
+from tests.support.waits import eventually, seconds
+
+from . import bundle
+
+START_TIMEOUT = 30.0
+
+
+@pytest.fixture(scope="module")
+def image(tmp_path_factory: pytest.TempPathFactory) -> bundle.Bundle:
+    """The image built by the README's command and unpacked, once for the module."""
+    if reason := bundle.cannot_run():
+        print(f"tests/image skipped: {reason}")
+        pytest.skip(reason)
+    work = tmp_path_factory.mktemp("image")
+    return bundle.unpack(bundle.build(work / "oci"), work / "bundle")
+
+
+@dataclass(frozen=True)
+class Served:
+    function: str
+    url: str
+    process: subprocess.Popen[bytes]
+    api_requests: list[str]
+    log: Path
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, as a pod's stop; a process still there after the deadline is killed."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=seconds(30))
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="module", params=list(SERVED_PACKAGES))
+def served(
+    request: pytest.FixtureRequest,
+    image: bundle.Bundle,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Served]:
+    function: str = request.param
+    port = _free_port()
+    with _empty_cluster() as (api, api_requests):
+        tmp = tmp_path_factory.mktemp(function)
+        os.chmod(tmp, 0o1777)  # the container's /tmp: the image's user reads its kubeconfig
+        _kubeconfig(tmp, api)
+        env = {"FUNCTION": function, "PORT": str(port), "KUBECONFIG": "/tmp/kubeconfig"}
+        env["NAMESPACE"] = "n"
+        log = tmp_path_factory.mktemp(f"{function}-log") / "container.log"
+        process = bundle.start(image, env, tmp, log)
+        served = Served(function, f"http://127.0.0.1:{port}", process, api_requests, log)
+        try:
+            eventually(lambda: _ready(served), START_TIMEOUT, f"{function} from the image ready")
+            yield served
+        finally:
+            _stop(process)
+
+
+def _ready(served: Served) -> bool:
+    assert served.process.poll() is None, served.log.read_text()
+    try:
+        return _request(served.url + "/health/readiness")[0] == 200
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("path", ["/health/liveness", "/health/readiness"])
+def test_health_endpoints_answer_200(served: Served, path: str) -> None:
+    assert _request(served.url + path)[0] == 200
+
+
+def test_delivered_event_is_answered_204(served: Served) -> None:
+    headers = {"Content-Type": "application/cloudevents+json"}
+    status, body = _request(served.url + "/", NOT_OURS[served.function], headers)
+    assert (status, body) == (204, b""), served.log.read_text()
+    requests = [r.split("?")[0] for r in served.api_requests]
+    assert requests == EXPECTED_API_REQUESTS.get(served.function, [])
+
+
+def test_start_logs_no_error(served: Served) -> None:
+    assert "[ERROR]" not in served.log.read_text()
+
+
+def test_runs_as_the_images_user_on_a_read_only_root(image: bundle.Bundle) -> None:
+    """The bundle's process is the Containerfile's USER, and its root refuses writes."""
+    assert image.user == "10001:10001"
+    assert image.args[:2] == ["gunicorn", "--config"]
+    probe = bundle.start_command(image, ["/usr/bin/touch", "/opt/dhcpless/written"])
+    done = subprocess.run(probe, capture_output=True, text=True, timeout=seconds(30), check=False)
+    assert done.returncode != 0 and "Read-only file system" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("package", ["sandbox", "tools/demo", "tools/bench", "tests"])
+def test_image_holds_no_sandbox_demo_bench_or_tests(image: bundle.Bundle, package: str) -> None:
+    site = next((image.rootfs / "opt" / "dhcpless" / "lib").glob("python3*/site-packages"))
+    assert (site / "dhcpless" / "serving").is_dir()
+    assert not (site / "dhcpless" / package).exists()
+    assert not (site / package).exists()
