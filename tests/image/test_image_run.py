@@ -28,6 +28,7 @@ from tests.manifests.test_image import (
     _free_port,
     _kubeconfig,
     _request,
+    json_lines,
 )
 from tests.support.waits import eventually, seconds
 
@@ -110,8 +111,10 @@ def test_delivered_event_is_answered_204(served: Served) -> None:
     assert requests == EXPECTED_API_REQUESTS.get(served.function, [])
 
 
-def test_start_logs_no_error(served: Served) -> None:
-    assert "[ERROR]" not in served.log.read_text()
+def test_start_logs_json_lines_and_no_error(served: Served) -> None:
+    lines = json_lines(served.log.read_text())
+    assert {line["function"] for line in lines} == {served.function}
+    assert [line for line in lines if line["level"] == "ERROR"] == []
 
 
 def test_runs_as_the_images_user_on_a_read_only_root(image: bundle.Bundle) -> None:

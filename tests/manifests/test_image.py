@@ -230,9 +230,18 @@ EXPECTED_API_REQUESTS = {
 }
 
 
-def test_start_logs_no_error(served: Served) -> None:
-    """No `[ERROR]` at start: the control socket (gunicorn >= 25.1) would fail without a home."""
-    assert "[ERROR]" not in served.log.read_text()
+def json_lines(text: str) -> list[dict[str, object]]:
+    """The container's output, every line one JSON object (`dhcpless.serving.logs`)."""
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_start_logs_json_lines_and_no_error(served: Served) -> None:
+    """One JSON object per line, naming the function; no ERROR at start: the control socket
+    (gunicorn >= 25.1) would fail without a home."""
+    lines = json_lines(served.log.read_text())
+    assert any(str(line["message"]).startswith("Booting worker") for line in lines)
+    assert {line["function"] for line in lines} == {served.function}
+    assert [line for line in lines if line["level"] == "ERROR"] == []
 
 
 def test_event_with_nothing_to_do_answers_204_empty(served: Served) -> None:

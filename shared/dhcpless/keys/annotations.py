@@ -17,6 +17,7 @@ __all__ = [
     "PREPROV_IMAGE_BUILDER_ANNOTATION",
     "RELEASED_AT_ANNOTATION",
     "TEMPLATE_REFERENCE_ANNOTATION",
+    "TRACEPARENT_ANNOTATION",
 ]
 
 PAUSED_ANNOTATION: Final = "baremetalhost.metal3.io/paused"
@@ -64,3 +65,8 @@ Decides which `NetworkDataFormat`s can work (`chain.formats`)."""
 LAST_APPLIED_ANNOTATION: Final = "kubectl.kubernetes.io/last-applied-configuration"
 """What client-side `kubectl apply` (and Argo CD) last applied: tells whether a manifest
 carries the pause."""
+
+TRACEPARENT_ANNOTATION: Final = "dhcpless.metal3.io/traceparent"
+"""On what we create and the Events we record: the W3C `traceparent` of the delivery that
+wrote it (`dhcpless.tracing`), so an object leads to the trace and the log lines of the
+decision that made it."""

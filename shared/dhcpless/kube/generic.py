@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from kubernetes.client import ApiClient
 
+from dhcpless import tracing
 from dhcpless.errors import Gone, Transient
 from dhcpless.kube import core
 from dhcpless.kube.errors import Verb, translated
@@ -51,6 +52,7 @@ class GenericKube:
         """Raises AlreadyExists (an outcome) when an object of that name is there already."""
         namespace = _namespace(obj)
         body = {"apiVersion": res.api_version, "kind": res.kind, **obj.to_k8s()}
+        tracing.stamp(body)  # the delivery that made it (`keys.TRACEPARENT_ANNOTATION`)
         return self._send(Verb.CREATE, res, namespace, body=body, read=_one(res))
 
     def replace(self, res: Resource[M], obj: M) -> M:
