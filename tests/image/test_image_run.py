@@ -11,7 +11,10 @@ sandbox, demo, bench or test code; the container starts without an `[ERROR]` lin
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+import shlex
 import signal
 import subprocess
 from collections.abc import Iterator
@@ -33,6 +36,7 @@ from tests.manifests.test_image import (
 from tests.support.waits import eventually, seconds
 
 from . import bundle
+from .bundle import ROOT
 
 START_TIMEOUT = 30.0
 
@@ -66,6 +70,29 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
+@contextlib.contextmanager
+def _serving(
+    image: bundle.Bundle, env: dict[str, str], tmp: Path, api_requests: list[str]
+) -> Iterator[Served]:
+    """The image's entry point with `env` on a free port, ready; stopped as a pod is."""
+    function = env.get("FUNCTION") or env.get("K_SERVICE", "")
+    port = _free_port()
+    log = tmp.parent / f"{tmp.name}.log"
+    process = bundle.start(image, {**env, "PORT": str(port)}, tmp, log)
+    served = Served(function, f"http://127.0.0.1:{port}", process, api_requests, log)
+    try:
+        eventually(lambda: _ready(served), START_TIMEOUT, f"{function} from the image ready")
+        yield served
+    finally:
+        _stop(process)
+
+
+def _container_tmp(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    tmp = tmp_path_factory.mktemp(name)
+    os.chmod(tmp, 0o1777)  # the container's /tmp: the image's user reads its kubeconfig there
+    return tmp
+
+
 @pytest.fixture(scope="module", params=list(SERVED_PACKAGES))
 def served(
     request: pytest.FixtureRequest,
@@ -73,21 +100,12 @@ def served(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Served]:
     function: str = request.param
-    port = _free_port()
     with _empty_cluster() as (api, api_requests):
-        tmp = tmp_path_factory.mktemp(function)
-        os.chmod(tmp, 0o1777)  # the container's /tmp: the image's user reads its kubeconfig
+        tmp = _container_tmp(tmp_path_factory, function)
         _kubeconfig(tmp, api)
-        env = {"FUNCTION": function, "PORT": str(port), "KUBECONFIG": "/tmp/kubeconfig"}
-        env["NAMESPACE"] = "n"
-        log = tmp_path_factory.mktemp(f"{function}-log") / "container.log"
-        process = bundle.start(image, env, tmp, log)
-        served = Served(function, f"http://127.0.0.1:{port}", process, api_requests, log)
-        try:
-            eventually(lambda: _ready(served), START_TIMEOUT, f"{function} from the image ready")
+        env = {"FUNCTION": function, "KUBECONFIG": "/tmp/kubeconfig", "NAMESPACE": "n"}
+        with _serving(image, env, tmp, api_requests) as served:
             yield served
-        finally:
-            _stop(process)
 
 
 def _ready(served: Served) -> bool:
@@ -132,3 +150,50 @@ def test_image_holds_no_sandbox_demo_bench_or_tests(image: bundle.Bundle, packag
     assert (site / "dhcpless" / "serving").is_dir()
     assert not (site / "dhcpless" / package).exists()
     assert not (site / package).exists()
+
+
+GUIDE = ROOT / "docs" / "deploy.md"
+
+
+def guide_runs() -> list[list[str]]:
+    """Every `podman run` of the guide's shell blocks ("Try it locally")."""
+    blocks = re.findall(r"```sh\n(.*?)```", GUIDE.read_text(), flags=re.DOTALL)
+    lines = [line for block in blocks for line in block.splitlines()]
+    return [shlex.split(line) for line in lines if line.startswith("podman run ")]
+
+
+def _after(argv: list[str], flag: str) -> list[str]:
+    return [argv[i + 1] for i, arg in enumerate(argv) if arg == flag]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [pytest.param(a, id=dict(e.split("=", 1) for e in _after(a, "-e"))["FUNCTION"])
+     for a in guide_runs()],
+)  # fmt: skip
+def test_the_guides_local_try_runs_as_written(
+    image: bundle.Bundle, argv: list[str], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The guide's `podman run`, its `-e` as given and each `-v` a kubeconfig of a reachable
+    API server (the stub here, `dhcpless sandbox` in the guide): ready, and its lines JSON."""
+    env = dict(item.split("=", 1) for item in _after(argv, "-e"))
+    with _empty_cluster() as (api, api_requests):
+        tmp = _container_tmp(tmp_path_factory, "guide")
+        for volume in _after(argv, "-v"):
+            assert volume.split(":")[1] == "/tmp/kubeconfig", volume
+            _kubeconfig(tmp, api)
+        with _serving(image, env, tmp, api_requests) as served:
+            assert _request(served.url + "/health/readiness")[0] == 200
+        lines = json_lines(served.log.read_text())
+        assert {line["function"] for line in lines} == {env["FUNCTION"]}
+
+
+def test_k_service_chooses_the_function_when_function_is_unset(
+    image: bundle.Bundle, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Serving sets K_SERVICE to the Service's name: enough to serve, and named on each line."""
+    assert "FUNCTION" not in image.env
+    tmp = _container_tmp(tmp_path_factory, "k-service")
+    with _serving(image, {"K_SERVICE": "dead-letter"}, tmp, []) as served:
+        assert _request(served.url + "/health/readiness")[0] == 200
+    assert {line["function"] for line in json_lines(served.log.read_text())} == {"dead-letter"}
