@@ -13,7 +13,7 @@ chain across the three functions reads as one trace. A header that is not a vali
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -62,8 +62,16 @@ def follow(annotations: Mapping[str, str] | None) -> None:
     next step is one trace with the step that made the object, whatever trace the source's
     delivery started (an ApiServerSource event begins a trace of its own)."""
     found = parse((annotations or {}).get(TRACEPARENT_ANNOTATION))
-    if found is not None:
+    if found is not None and found != CURRENT.get():
         CURRENT.set(found)
+        if (hook := ON_FOLLOW.get()) is not None:
+            hook(found)  # a span already open for this delivery: one more, in the chain's trace
+
+
+ON_FOLLOW: ContextVar[Callable[[TraceParent], None] | None] = ContextVar(
+    "dhcpless_on_follow", default=None
+)
+"""Called when a delivery follows an object's trace after its span began (`serving.otel`)."""
 
 
 def stamp(body: MutableMapping[str, Any]) -> None:

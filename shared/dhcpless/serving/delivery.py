@@ -5,7 +5,8 @@ thread, so the delivery's context lives in context variables set when the reques
 (`dhcpless.tracing.CURRENT`, from the `traceparent` header the broker sends) and when its
 CloudEvent is read (`logs.DELIVERY`; the CloudEvent's own `traceparent` extension when no header
 came, and the object's own trace when one of our functions wrote it: `tracing.follow`), and
-reset when the request ends. The closing line names the outcome, the HTTP status
+reset when the request ends. With the `otel` extra asked for, the delivery is a span too
+(`otel`). The closing line names the outcome, the HTTP status
 and the duration: what an operator greps for, one line per delivery.
 """
 
@@ -15,10 +16,10 @@ import logging
 import time
 
 from cloudevents.core.base import BaseCloudEvent
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 
 from dhcpless import errors, limits, tracing
-from dhcpless.serving import logs
+from dhcpless.serving import logs, otel
 
 log = logging.getLogger("dhcpless.serving.delivery")
 
@@ -39,6 +40,10 @@ def begin(cloudevent: BaseCloudEvent) -> None:
     metadata = data.get("metadata") if isinstance(data, dict) else None
     if isinstance(metadata, dict) and isinstance(metadata.get("annotations"), dict):
         tracing.follow(metadata["annotations"])
+    attributes = {"cloudevents.event_id": cloudevent.get_id()}
+    attributes["cloudevents.event_type"] = cloudevent.get_type()
+    attributes["cloudevents.event_subject"] = cloudevent.get_subject() or ""
+    g.dhcpless_span = otel.start(f"{current_app.name} {cloudevent.get_type()}", attributes)
 
 
 def outcome(exc: Exception) -> None:
@@ -57,12 +62,15 @@ def _word(exc: Exception) -> str:
 
 
 def install(app: Flask) -> None:
-    """Open and close every POST `/` with its context and its closing line."""
+    """Open and close every POST `/` with its context and its closing line; the tracer, if
+    traces are asked for, is made now (at start: a missing extra stops the container)."""
+    otel.tracer()
 
     @app.before_request
     def start() -> None:
         g.dhcpless_started = time.monotonic()
         tracing.CURRENT.set(tracing.parse(request.headers.get("traceparent")))
+        tracing.ON_FOLLOW.set(None)
         tracing.HOST.set(None)
         logs.DELIVERY.set(None)
 
@@ -72,11 +80,13 @@ def install(app: Flask) -> None:
             took = round((time.monotonic() - g.dhcpless_started) * 1000, 1)
             fields = {"outcome": g.get("dhcpless_outcome", "done"), "status": response.status_code}
             fields["duration_ms"] = took
+            otel.end(g.get("dhcpless_span"), response.status_code, str(fields["outcome"]))
             log.info("delivery answered %d", response.status_code, extra={logs.FIELDS_KEY: fields})
         return response
 
     @app.teardown_request
     def end(_exc: BaseException | None) -> None:
         tracing.CURRENT.set(None)
+        tracing.ON_FOLLOW.set(None)
         tracing.HOST.set(None)
         logs.DELIVERY.set(None)
