@@ -121,7 +121,10 @@ def base_image(tar: Path) -> str:
 
 def _pip_config() -> tuple[str, list[Path]]:
     """This environment's pip settings as one pip.conf, and the local paths they name."""
-    listed = _run(sys.executable, "-m", "pip", "config", "list", capture=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True, check=False
+    )
+    listed = done.stdout if done.returncode == 0 else ""  # no pip here: pip's own defaults
     settings: dict[str, str] = {}
     for line in listed.splitlines():
         scope_key, _, value = line.partition("=")

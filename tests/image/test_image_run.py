@@ -282,7 +282,7 @@ def test_the_demo_chain_runs_on_the_image(
             states = _states(world)
             return len(states) == HOSTS and set(states.values()) == {"available"}
 
-        eventually(all_available, 300.0, f"{HOSTS} hosts available")
+        eventually(all_available, 120.0, f"{HOSTS} hosts available")
         started = {f.value: s.cold_starts for f, s in world.processes.items()}
     finally:
         world.stop()
