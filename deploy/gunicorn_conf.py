@@ -7,8 +7,10 @@ manifest test holds them equal), so queue-proxy never hands a pod more requests 
 serve. gunicorn runs `HEALTH_THREADS` more threads than that: probes bypass queue-proxy's
 limit, and with spare threads they never wait behind work (`dhcpless.limits`).
 The function is chosen by the `FUNCTION` environment variable (a Knative Service name: one
-of `FunctionName`, or the `dead-letter` sink, whose app takes no Kubernetes client); an
-unknown name stops the container at start with one clear line instead of serving 404s.
+of `FunctionName`, or the `dead-letter` sink, whose app takes no Kubernetes client), else by
+`K_SERVICE` (the Service's name, which Serving sets); an unknown name stops the container at
+start with one clear line instead of serving 404s. Every log line is one JSON object
+(`dhcpless.serving.logs`) at the level `DHCPLESS_LOG_LEVEL` names (default INFO).
 `worker_exit` posts the core/v1 Events still queued (`dhcpless.serving.exit_hooks`) before a
 worker that stops gracefully goes, within `graceful_timeout`.
 The control socket (gunicorn >= 25.1) is off, as in `dhcpless.serving.serve`: the image's user has
@@ -25,6 +27,7 @@ slim.install()  # before the app imports `kubernetes` (see dhcpless.serving.slim
 
 from dhcpless import registry  # noqa: E402
 from dhcpless.limits import HEALTH_THREADS  # noqa: E402
+from dhcpless.serving import logs  # noqa: E402
 from dhcpless.serving.exit_hooks import worker_exit  # noqa: E402, F401  (a gunicorn hook)
 from dhcpless.serving.headguard import WORKER_CLASS  # noqa: E402
 
@@ -40,7 +43,9 @@ def app_for(function: str) -> str:
         raise SystemExit(f"FUNCTION={err}") from None
 
 
-wsgi_app = app_for(os.environ.get("FUNCTION", ""))
+wsgi_app = app_for(os.environ.get("FUNCTION") or os.environ.get("K_SERVICE", ""))
+logconfig_dict = logs.dict_config()  # JSON lines at DHCPLESS_LOG_LEVEL (dhcpless.serving.logs)
+loglevel = logs.level().lower()
 bind = f"0.0.0.0:{os.environ.get('PORT', '8080')}"
 workers = WORKERS
 concurrency = WORKERS * THREADS  # = containerConcurrency; not a gunicorn setting

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """One entry point for people and CI: set up `.venv` when needed, then run a task.
 
-Usage: python3 scripts/dev.py {demo|test|fast|lint|bench|python} [args...]
+Usage: python3 scripts/dev.py {demo|test|fast|lint|bench|image|python} [args...]
 
 `demo` and `bench` install only the runtime dependencies; the other tasks add the `dev`
 group (tests, linters). `bench` runs `dhcpless bench` (the chain against the minimal
-writes); `bench --pytest` runs the pytest benchmarks instead. The environment is
+writes); `bench --pytest` runs the pytest benchmarks instead. `image --out DIR` builds the
+Containerfile into an OCI layout (scripts/image.py: no registry, no daemon). The environment is
 reinstalled only when pyproject.toml changes, and an environment with the `dev` group
 also serves `demo`, so switching between tasks starts at once. Only the standard
 library is used here, because this script runs before anything is installed.
@@ -14,6 +15,7 @@ library is used here, because this script runs before anything is installed.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import subprocess
 import sys
@@ -160,6 +162,14 @@ def task_bench(args: list[str]) -> int:
     return _run(BIN / "dhcpless", "bench", *args)
 
 
+def task_image(args: list[str]) -> int:
+    """`image --out DIR`: the Containerfile built here into an OCI layout (scripts/image.py)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    image = importlib.import_module("image")  # beside this script; only this task needs it
+    code: int = image.main(args)
+    return code
+
+
 def task_python(args: list[str]) -> int:
     ensure_env("dev")
     return _run(BIN / "python", *args)
@@ -171,6 +181,7 @@ TASKS: dict[str, Callable[[list[str]], int]] = {
     "fast": task_fast,
     "lint": task_lint,
     "bench": task_bench,
+    "image": task_image,
     "python": task_python,
 }
 

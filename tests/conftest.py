@@ -95,6 +95,7 @@ SLOW_PATHS = (
     "tests/manifests/test_image.py",
     "tests/manifests/test_image_contents.py",
     "tests/manifests/test_edge_limits.py",
+    "tests/image/",
 )
 """Whole files in the slow tier: property-based fuzzing, import-time measurements, a
 subprocess per case (lint-imports on a copied tree, the console script), a wheel built with
@@ -106,6 +107,7 @@ KEPT_TOGETHER = (
     "tests/manifests/test_image_contents.py",
     "tests/manifests/test_rbac_e2e.py",
     "tests/reliability/test_cluster_wide.py",
+    "tests/image/test_image_run.py",
 )
 """Modules whose module-scoped fixture costs seconds (a bench run, a built wheel, served
 gunicorns, a world): under pytest-xdist (`--dist loadgroup`) each runs whole in one worker, so
@@ -113,6 +115,7 @@ the fixture is built once. Other tests are dealt out one by one (`tests/support/
 
 
 LONGEST_FIRST = (
+    "tests/image/test_image_run.py",
     "tests/perf/test_bench.py",
     "tests/fuzz/test_names_glean.py",
     "tests/fuzz/test_endpoints.py",

@@ -20,7 +20,7 @@ import logging
 from datetime import UTC, datetime
 
 from cloudevents.core.base import BaseCloudEvent
-from flask import Flask
+from flask import Flask, Response
 
 from dhcpless.chain import act as performer
 from dhcpless.chain.decide import hang, lifecycle, overlaps, reclaim, repair, slipped
@@ -33,6 +33,7 @@ from dhcpless.kube import Kube, from_environment, namespaces
 from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.serving import events
 from dhcpless.serving.web import Settings, create_function_app
+from functions.resync import fleet
 from functions.resync.settings import ResyncSettings, one_settings
 from functions.resync.ticks import OneAtATime, run_bounded
 
@@ -49,14 +50,18 @@ def create_app(
     or as `resync`, the older keyword: see `settings.one_settings`)."""
     chosen = one_settings(settings, resync)
     log.info("resync: namespace %s, hang after %gs", chosen.namespace, chosen.hang_seconds)
+    latest = fleet.Latest(chosen.metrics_push_url)
     handler = functools.partial(
         handle,
         kube=kube or from_environment(NAME.value),
         settings=chosen,
         resync=chosen,
         gate=OneAtATime(),
+        latest=latest,
     )
-    return create_function_app(NAME, handler, chosen)
+    app = create_function_app(NAME, handler, chosen)
+    app.add_url_rule("/metrics", "metrics", lambda: Response(latest.text, mimetype=fleet.TEXT))
+    return app
 
 
 def handle(
@@ -65,35 +70,45 @@ def handle(
     settings: Settings,
     resync: ResyncSettings,
     gate: OneAtATime | None = None,
+    latest: fleet.Latest | None = None,
 ) -> None:
     """One tick, unless one is running (`gate`, one per app): that one covers every host."""
     events.require_ping(cloudevent)
     if gate is None:
-        return tick(kube, settings, resync)
+        return tick(kube, settings, resync, latest)
     if not gate.enter():
         log.info("resync: a tick is running already; this ping has nothing to add")
         return None
     try:
-        return tick(kube, settings, resync)
+        return tick(kube, settings, resync, latest)
     finally:
         gate.leave()
 
 
-def tick(kube: Kube, settings: Settings, resync: ResyncSettings) -> None:
-    """LIST the hosts, pick the due ones, run their pipelines `resync.workers` at a time."""
+def tick(
+    kube: Kube, settings: Settings, resync: ResyncSettings, latest: fleet.Latest | None = None
+) -> None:
+    """LIST the hosts, pick the due ones, run their pipelines `resync.workers` at a time; then
+    the fleet gauges from what was listed and decided (`fleet`)."""
     now = datetime.now(UTC)
     watched = watched_namespaces(kube, resync)
     hosts = [h for ns in watched for h in kube.list_hosts(ns)]
     held = claims_held(kube, hosts)
     due = [h for h in hosts if due_for_tick(h, now, resync.hang_seconds, _in(held, h))]
     log.info("resync: %d of %d host(s) to reconcile", len(due), len(hosts))
-    run_bounded(  # as listed (read from the API): the pipeline reads no host again
-        lambda h: _guarded(kube, h, settings, now, resync.hang_seconds, _in(held, h)),
-        due,
-        resync.workers,
-    )
+    reasons: dict[tuple[str, str], str] = {}
+
+    def run(host: BareMetalHost) -> None:
+        reason = _guarded(kube, host, settings, now, resync.hang_seconds, _in(held, host))
+        reasons[host.namespace, host.name] = reason or ""
+
+    run_bounded(run, due, resync.workers)  # as listed: the pipeline reads no host again
     if len(watched) > 1:  # the cluster-wide layout: pools of two tenants may overlap
         report_overlaps(kube, settings, watched)
+    if latest is not None:
+        seen = (fleet.seen(h, reasons.get((h.namespace, h.name)), now, resync.hang_seconds)
+                for h in hosts)  # fmt: skip
+        latest.publish(fleet.exposition([s for s in seen if s is not None], watched, now))
 
 
 def report_overlaps(kube: Kube, settings: Settings, watched: list[str]) -> None:
@@ -161,15 +176,22 @@ def _guarded(
     now: datetime,
     hang_seconds: float,
     listed: Listed | None = None,
-) -> None:
+) -> str | None:
     """One host's trouble must not stop the rest (the next tick retries it). The pipeline (and
     the act layer and Event recorder it brings) is imported on a tick's first due host only:
-    a tick with nothing due, the common case at rest, and the first start answer without it."""
+    a tick with nothing due, the common case at rest, and the first start answer without it.
+    Returns the waiting reason the host's decision gives (`fleet.waiting_reason`), if decided."""
     from dhcpless.chain import pipeline
+    from dhcpless.chain.actions import RecordEvent
+    from dhcpless.chain.decide import decide
 
     try:
-        pipeline.reconcile(
+        facts = pipeline.reconcile(
             kube, host, settings, Occasion.TICK, now, hang_seconds=hang_seconds, listed=listed
         )
     except DhcplessError as err:
         log.warning("resync host %s/%s: %s", host.namespace, host.name, err.reason)
+        return None
+    if facts is None:
+        return None
+    return fleet.waiting_reason(a.reason for a in decide(facts) if isinstance(a, RecordEvent))

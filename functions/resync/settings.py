@@ -12,6 +12,8 @@ environment once when the app is built (never deep inside a handler).
   inspecting (or in registration error) before a `HostHangs` Warning is recorded (900).
 * `DHCPLESS_RESYNC_WORKERS` (keys.RESYNC_WORKERS_ENV): how many due hosts one tick reconciles
   at once (4; 1 = one after the other). See `ticks` for why and what bounds it.
+* `DHCPLESS_METRICS_PUSH_URL` (keys.METRICS_PUSH_URL_ENV): a Pushgateway group URL the fleet
+  gauges are PUT to after every tick (`fleet`); unset, they are on `GET /metrics` only.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ class ResyncSettings(Settings):
     """Empty: the one `namespace`; else the Namespaces this label selector selects."""
     workers: int = Field(default=DEFAULT_WORKERS, ge=1, le=MAX_WORKERS)
     """Due hosts one tick reconciles at once."""
+    metrics_push_url: str = ""
+    """A Pushgateway group URL the fleet gauges are PUT to after each tick (`fleet`); empty:
+    served on `GET /metrics` only."""
 
     @classmethod
     def from_environment(
@@ -58,6 +63,7 @@ class ResyncSettings(Settings):
         selector = env.get(keys.NAMESPACE_SELECTOR_ENV, "")
         workers = env.get(keys.RESYNC_WORKERS_ENV) or DEFAULT_WORKERS
         own = {"hang_seconds": hang, "namespace_selector": selector, "workers": workers}
+        own["metrics_push_url"] = env.get(keys.METRICS_PUSH_URL_ENV, "")
         return {**super().fields_from(env), **own}
 
 

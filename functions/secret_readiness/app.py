@@ -18,7 +18,7 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless import keys
+from dhcpless import keys, tracing
 from dhcpless.chain import edge, pipeline
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.gather.lookup import secret_or_none
@@ -48,6 +48,7 @@ def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
     if secret is None or keys.NETWORK_DATA_KEY not in secret.data:
         log.info("Secret %s/%s: gone or no network data, nothing to do", namespace, name)
         return
+    tracing.follow(secret.metadata.annotations)  # the trace of the chain that wrote it
     for host in hosts_using(kube, secret):
         if uses(host, secret):
             pipeline.reconcile(kube, host, settings, known=(secret,))

@@ -18,7 +18,18 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "shared" / "dhcpless"
 FUNCTIONS = REPO / "functions"
 CORE = frozenset(
-    {"__init__", "errors", "kubeapi", "limits", "names", "reasons", "refs", "registry", "settings"}
+    {
+        "__init__",
+        "errors",
+        "kubeapi",
+        "limits",
+        "names",
+        "reasons",
+        "refs",
+        "registry",
+        "settings",
+        "tracing",
+    }
 )
 """Modules allowed at the package root: what every layer may import."""
 LAYERS = frozenset(

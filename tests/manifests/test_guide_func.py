@@ -93,3 +93,52 @@ def test_func_yaml_comments_show_the_same_flags() -> None:
     for package in SERVED_PACKAGES.values():
         text = (ROOT / "functions" / package / "func.yaml").read_text()
         assert "--build=false --push=false" in text, package
+
+
+def test_every_command_names_the_namespace_of_the_hosts() -> None:
+    """func deploys into the kubeconfig's current namespace without `--namespace` (knative/func
+    `cmd/root.go`); the guide installs everything into `metal3`."""
+    for argv in guide_commands():
+        assert argv[argv.index("--namespace") + 1] == "metal3", argv
+
+
+def _service_spec(path: str) -> dict[str, object]:
+    docs = yaml.safe_load_all((ROOT / path).read_text())
+    (service,) = [d for d in docs if d and d["kind"] == "Service" and "template" in d["spec"]]
+    spec: dict[str, object] = service["spec"]["template"]["spec"]
+    return spec
+
+
+@pytest.mark.parametrize(
+    ("path", "said", "ours"),
+    [
+        pytest.param("deploy/base/resync.yaml", "300 s", ("timeoutSeconds", 60), id="timeout"),
+        pytest.param(
+            "deploy/base/resync.yaml", "`user-container`", ("name", "function"), id="container"
+        ),
+        pytest.param(
+            "deploy/base/resync.yaml",
+            "`readOnlyRootFilesystem`",
+            ("readOnlyRootFilesystem", True),
+            id="read-only-root",
+        ),
+        pytest.param(
+            "eventing/dead-letter.yaml",
+            "`automountServiceAccountToken: false`",
+            ("automountServiceAccountToken", False),
+            id="dead-letter-token",
+        ),
+    ],
+)
+def test_the_guide_lists_each_way_a_func_service_differs(
+    path: str, said: str, ours: tuple[str, object]
+) -> None:
+    """What the guide says func's Service lacks is what our manifest sets."""
+    assert said in GUIDE.read_text()
+    spec = _service_spec(path)
+    containers = spec.get("containers")
+    assert isinstance(containers, list)
+    container = containers[0]
+    key, value = ours
+    found = {**spec, **container, **container.get("securityContext", {})}.get(key)
+    assert found == value, (path, key, found)

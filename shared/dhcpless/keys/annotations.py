@@ -20,6 +20,7 @@ __all__ = [
     "RELEASED_AT_ANNOTATION",
     "REQUESTED_IP_ANNOTATION",
     "TEMPLATE_REFERENCE_ANNOTATION",
+    "TRACEPARENT_ANNOTATION",
 ]
 
 PAUSED_ANNOTATION: Final = "baremetalhost.metal3.io/paused"
@@ -84,3 +85,7 @@ carries the pause."""
 RAMDISK_PROFILE_ANNOTATION: Final = "dhcpless.metal3.io/ramdisk-profile"
 """On a template (and recorded on the Secret we write): the `RamdiskProfile` its hosts boot,
 overriding the fleet's `DHCPLESS_RAMDISK_PROFILE`; the ramdisk rules judge the data for it."""
+TRACEPARENT_ANNOTATION: Final = "dhcpless.metal3.io/traceparent"
+"""On what we create and the Events we record: the W3C `traceparent` of the delivery that
+wrote it (`dhcpless.tracing`), so an object leads to the trace and the log lines of the
+decision that made it."""

@@ -8,6 +8,7 @@ from typing import Final
 __all__ = [
     "DEAD_LETTER_FUNCTION",
     "HANG_SECONDS_ENV",
+    "METRICS_PUSH_URL_ENV",
     "NAMESPACE_ENV",
     "NAMESPACE_SELECTOR_ENV",
     "RAMDISK_PROFILE_ENV",
@@ -51,3 +52,7 @@ WATCH_CACHE_ENV: Final = "DHCPLESS_WATCH_CACHE"
 `kube.watchcache`): every read is then a request, as before the cache."""
 
 SERVICE_ACCOUNT_NAMESPACE_FILE: Final = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
+
+METRICS_PUSH_URL_ENV: Final = "DHCPLESS_METRICS_PUSH_URL"
+"""resync: a Prometheus Pushgateway group URL (`.../metrics/job/<job>`); set, every tick PUTs
+the fleet gauges there (`functions.resync.fleet`). Unset: `GET /metrics` of resync only."""

@@ -15,6 +15,7 @@ from typing import Any, Final, TypeVar
 
 from kubernetes.client import ApiClient
 
+from dhcpless import tracing
 from dhcpless.errors import Gone, Transient
 from dhcpless.kube import core
 from dhcpless.kube.errors import Verb, translated
@@ -69,6 +70,7 @@ class GenericKube:
         """Raises AlreadyExists (an outcome) when an object of that name is there already."""
         namespace = _namespace(obj)
         body = _body(res, obj)
+        tracing.stamp(body)  # the delivery that made it (`keys.TRACEPARENT_ANNOTATION`)
         return self._send(Verb.CREATE, res, namespace, body=body, read=_one(res))
 
     def replace(self, res: Resource[M], obj: M) -> M:

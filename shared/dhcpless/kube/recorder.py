@@ -22,7 +22,7 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from dhcpless import names
+from dhcpless import names, tracing
 from dhcpless.errors import AlreadyExists, DhcplessError
 from dhcpless.kube import posting
 from dhcpless.kube.client import Kube
@@ -62,7 +62,7 @@ def flush(timeout: float = posting.FLUSH_SECONDS) -> bool:
 def event_body(host: HostRef, reason: Reason, message: str, component: str) -> dict[str, Any]:
     """The core/v1 Event object (pure, so its shape is tested without an API server)."""
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return {
+    body: dict[str, Any] = {
         "apiVersion": "v1",
         "kind": "Event",
         "metadata": {"name": _name(host, reason, message), "namespace": host.namespace},
@@ -83,6 +83,8 @@ def event_body(host: HostRef, reason: Reason, message: str, component: str) -> d
         "lastTimestamp": now,
         "count": 1,
     }
+    tracing.stamp(body)  # the delivery that decided it, when a traceparent came with it
+    return body
 
 
 def _name(host: HostRef, reason: Reason, message: str) -> str:

@@ -22,7 +22,7 @@ from werkzeug.exceptions import HTTPException
 
 from dhcpless import errors, limits
 from dhcpless.keys import FunctionName
-from dhcpless.serving import events
+from dhcpless.serving import delivery, events
 from dhcpless.serving.retrying import Deferred, retrying
 from dhcpless.settings import Settings as Settings  # re-exported: `web.Settings` callers
 
@@ -41,8 +41,12 @@ def create_function_app(name: FunctionName, handler: Handler, settings: Settings
 
     @app.post("/")
     def receive() -> Response:
-        handler(events.read_cloudevent(dict(request.headers), request_body()))
+        cloudevent = events.read_cloudevent(dict(request.headers), request_body())
+        delivery.begin(cloudevent)
+        handler(cloudevent)
         return Response(status=204)
+
+    delivery.install(app)
 
     @app.get("/health/liveness")
     @app.get("/health/readiness")
@@ -71,6 +75,7 @@ def _to_response(exc: Exception) -> Response | HTTPException:
     """The single mapping from our error families to status codes."""
     if isinstance(exc, HTTPException):
         return exc  # routing errors (unknown path, wrong method) stay Flask's
+    delivery.outcome(exc)
     if isinstance(exc, limits.BodyRefused):  # 413 or 400; `limits` ends the connection
         log.warning("rejected (%d): %s", exc.status, exc.reason)
         return Response(f"{exc.reason}\n", status=exc.status, mimetype="text/plain")

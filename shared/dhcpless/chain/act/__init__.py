@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Protocol
 
+from dhcpless import tracing
 from dhcpless.chain.act.summary import summary
 from dhcpless.chain.actions import (
     Action,
@@ -63,6 +64,7 @@ class Found(Exception):
 def act(actions: Sequence[Action], kube: Kube, settings: Reporting, host: BareMetalHost) -> None:
     """Log the decision once (host and what it leads to, never Secret data), then do it."""
     said = "; ".join(summary(a) for a in actions) or "nothing to do"
+    tracing.bind_host(host.namespace, host.name)
     log.info("host %s/%s: %s", host.namespace, host.name, said)
     for action in actions:
         if not isinstance(action, RecordEvent):
