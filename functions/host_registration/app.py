@@ -83,9 +83,11 @@ def on_metal3data(event: events.ApiServerEvent, kube: Kube, settings: Settings) 
 def worth_reading(seen: BareMetalHost) -> bool:
     """Pure, on the event's copy: paused for us, slipped past the pause, lendable to CAPM3, or
     released and not registering, maybe for want of our Secret (`chain.decide.repair`). Every
-    other host (a released one CAPM3 has not taken, someone else's pause) costs no read."""
+    other host (a released one CAPM3 has not taken, someone else's pause) costs no read. A done
+    host's updates are not sent to us (`chain.decide.quiet`): its lost Secret is repaired by
+    resync's tick; one that reaches us anyway is repaired at once."""
     if lifecycle.done(seen):
-        return False
+        return repair.wanted(seen)
     return (
         gate(seen).ours or slipped.slipped(seen) or lifecycle.lendable(seen) or repair.wanted(seen)
     )

@@ -95,7 +95,8 @@ def _render(tmp_path: Path, template: str, capsys: Any) -> tuple[int, str]:
     path = tmp_path / "template.yaml"
     path.write_text(template)
     files = ["--host", str(FIXTURE / "host.yaml"), "--addresses", str(FIXTURE / "addresses.yaml")]
-    code = cli.main(["render", "--template", str(path), *files])
+    profile = ["--ramdisk-profile", "nmstate"]  # a bond: what an nmstate ramdisk configures
+    code = cli.main(["render", "--template", str(path), *files, *profile])
     captured = capsys.readouterr()
     assert (captured.out == "") is (code != 0)  # the network data, or nothing
     return code, captured.err

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from dhcpless import keys
 from dhcpless.keys import FunctionName
-from dhcpless.tools.cli_args import Parser, port, positive, whole
+from dhcpless.tools.cli_args import Parser, port, positive, ramdisk_profile_option, whole
 from dhcpless.tools.cli_errors import UsageError, is_user_error, problem
 
 
@@ -61,12 +61,10 @@ def _serve(args: argparse.Namespace) -> int:
 def _render(args: argparse.Namespace) -> int:
     from dhcpless.tools.render_cmd import run_render
 
+    profiles = (args.ramdisk_profile, os.environ.get(keys.RAMDISK_PROFILE_ENV))
+    addresses = Path(args.addresses) if args.addresses else None
     code, out, err = run_render(
-        Path(args.template),
-        Path(args.host),
-        Path(args.addresses) if args.addresses else None,
-        args.format,
-        (args.ramdisk_profile, os.environ.get(keys.RAMDISK_PROFILE_ENV)),
+        Path(args.template), Path(args.host), addresses, args.format, profiles
     )
     if out:
         sys.stdout.write(out if out.endswith("\n") else out + "\n")
@@ -152,12 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--host", required=True, help="BareMetalHost YAML")
     render.add_argument("--addresses", help="IPAddress YAML (multi-document)")
     render.add_argument("--format", choices=["openstack", "nmstate"], default="openstack")
-    render.add_argument(
-        "--ramdisk-profile",
-        choices=[p.value for p in keys.RamdiskProfile],
-        help="the ramdisk whose network writer must configure the data (default: the "
-        "template's annotation, else $DHCPLESS_RAMDISK_PROFILE, else glean-el9)",
-    )
+    ramdisk_profile_option(render)
     status = _add(sub, "status", _status, "one line per host this project manages (KUBECONFIG)")
     status.add_argument("-n", "--namespace", help="only this namespace (default: all)")
     explain_help = "explain one host (NAMESPACE/NAME): which rule refused it, as your rights allow"

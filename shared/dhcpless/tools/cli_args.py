@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import NoReturn
 
+from dhcpless import keys
+
 
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line that says where help is, not the whole usage
@@ -39,3 +41,13 @@ def port(text: str) -> int:
 
 
 MAX_PORT = 65535
+
+
+def ramdisk_profile_option(parser: argparse.ArgumentParser) -> None:
+    """`--ramdisk-profile`: which ramdisk's network writer judges the data (`render`)."""
+    parser.add_argument(
+        "--ramdisk-profile",
+        choices=[p.value for p in keys.RamdiskProfile],
+        help="the ramdisk whose network writer must configure the data (default: the "
+        "template's annotation, else $DHCPLESS_RAMDISK_PROFILE, else glean-el9)",
+    )

@@ -123,7 +123,8 @@ def _refused_by_the_chain(rendered: Mapping[str, Any], host: BareMetalHost) -> N
     """The functions' own rules (`render.validate`), which would keep the host paused."""
     from dhcpless.render.validate import validate_network_data
 
-    problems = validate_network_data(rendered, host)
+    # The ramdisk's rules are judged by `_judge`, for the profile this render was asked for.
+    problems = validate_network_data(rendered, host, profile=keys.RamdiskProfile.NMSTATE)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise InputError(f"the functions would refuse this network data: {problems[0]}{more}")
