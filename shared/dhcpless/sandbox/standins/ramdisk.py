@@ -71,7 +71,7 @@ class GleanMode(StrEnum):
     SUBPROCESS = "subprocess"
 
 
-_OS_RELEASE = {
+OS_RELEASE = {
     RamdiskProfile.GLEAN_EL9: 'ID="centos"\nVERSION_ID="9"\nPLATFORM_ID="platform:el9"\n',
     RamdiskProfile.GLEAN_EL10: 'ID="centos"\nVERSION_ID="10"\nPLATFORM_ID="platform:el10"\n',
     RamdiskProfile.GLEAN_DEBIAN: 'ID=debian\nVERSION_ID="12"\n',
@@ -136,7 +136,7 @@ def _fake_root(
     (drive / "network_data.json").write_text(json.dumps(network_data))
     (drive / "meta_data.json").write_text("{}")
     (root / "etc").mkdir()
-    (root / "etc/os-release").write_text(_OS_RELEASE[profile])
+    (root / "etc/os-release").write_text(OS_RELEASE[profile])
     macs = [boot_mac, *sorted(_ethernet_macs(network_data) - {boot_mac})]
     nics = {mac: f"eth{index}" for index, mac in enumerate(macs)}
     for mac, nic in nics.items():
