@@ -21,7 +21,7 @@ import pytest
 
 from dhcpless.keys import RamdiskProfile
 from dhcpless.sandbox.standins import glean_runs
-from dhcpless.sandbox.standins.ramdisk import OS_RELEASE
+from dhcpless.sandbox.standins.fake_root import OS_RELEASE
 from dhcpless.tools.render_cmd import EXIT_OK, run_render
 from tests.support.waits import seconds
 

@@ -97,6 +97,7 @@ def test_a_refusal_names_the_culprit_the_rule_and_the_way_out(
     assert profile.value in str(problem)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", ["ipv4", "bond", "ipv6"])
 def test_glean_in_a_subprocess_loses_what_it_loses_in_process(layout: str) -> None:
     document: dict[str, Any] = LAYOUTS[layout]
