@@ -56,6 +56,7 @@ def _render_args(folder: Path, template: str) -> list[str]:
     ]  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("flag", "env", "refused"),
     [

@@ -109,6 +109,16 @@ def test_what_the_community_ramdisk_cannot_configure_stays_paused(template: dict
     assert SECRET not in result.secrets and set(result.statuses) == {204}
 
 
+def test_the_fleet_s_profile_from_the_environment_judges_a_template_without_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(keys.RAMDISK_PROFILE_ENV, "nmstate")  # read by each function's app
+    result = run(world(objects.BOND_VLAN))
+    assert_released(result)
+    recorded = result.secrets[SECRET].metadata.annotations[keys.RAMDISK_PROFILE_ANNOTATION]
+    assert recorded == "nmstate"
+
+
 def test_template_without_pools_is_rendered_without_claims() -> None:
     result = run(world(objects.NO_POOLS))
     document = assert_released(result)

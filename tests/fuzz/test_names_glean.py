@@ -25,7 +25,7 @@ from dhcpless.models import BareMetalHost
 from dhcpless.models.netdata import NetworkData
 from dhcpless.render import RenderError, render_network_data
 from dhcpless.render.validate import validate_network_data
-from dhcpless.sandbox.standins import glean_runs, ramdisk
+from dhcpless.sandbox.standins import fake_root, glean_runs, ramdisk
 from dhcpless.sandbox.standins.ramdisk import GleanMode, RamdiskProfile
 from tests.fuzz.count import GENERATED
 from tests.support import objects
@@ -103,9 +103,9 @@ def _glean_paths(root: Path, document: dict[str, Any]) -> list[str]:
     documents is the config drive's file, since the fuzzed templates name only the boot NIC.
     A document naming another NIC gets a root of its own (the root's /sys/class/net differs).
     Making and removing a root per document was a fifth of this test's time."""
-    if ramdisk._ethernet_macs(document) - {MAC.lower()}:
+    if fake_root.ethernet_macs(document) - {MAC.lower()}:
         with tempfile.TemporaryDirectory(prefix="fuzz-glean-") as own:
-            nics = ramdisk._fake_root(Path(own), document, MAC, DEBIAN)
+            nics = fake_root.build(Path(own), document, MAC, DEBIAN)
             return _glean(Path(own), list(nics.values()))
     (root / DRIVE_DOCUMENT).write_text(json.dumps(document))
     return _glean(root, ["eth0"])
@@ -122,7 +122,7 @@ def _glean(root: Path, nics: list[str]) -> list[str]:
 
 def test_what_validation_accepts_glean_writes_only_under_etc_network(tmp_path: Path) -> None:
     reached = {"glean": 0, "refused": 0}
-    ramdisk._fake_root(tmp_path, {}, MAC, DEBIAN)  # the sandbox ramdisk's fake root, made once
+    fake_root.build(tmp_path, {}, MAC, DEBIAN)  # the sandbox ramdisk's fake root, made once
 
     @settings(
         max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,

@@ -50,7 +50,12 @@ def _preprovisioning_template(name: str, network_data: Obj) -> Obj:
     return {
         "apiVersion": f"{keys.CAPM3_GROUP}/{keys.CAPM3_VERSION}",
         "kind": "Metal3PreprovisioningDataTemplate",
-        "metadata": {"name": name, "namespace": objects.NS},
+        # IPv6 alone: for a ramdisk whose glean writer configures it (the debian one)
+        "metadata": {
+            "name": name,
+            "namespace": objects.NS,
+            "annotations": {keys.RAMDISK_PROFILE_ANNOTATION: "glean-debian"},
+        },
         "spec": {"preprovisioningNetworkData": network_data},
     }
 

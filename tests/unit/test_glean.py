@@ -2,10 +2,11 @@
 
 For each case the rendered document is put where a config drive would hold it
 (`mnt/config/openstack/latest/network_data.json` under a fake root), the fake root
-gets `sys/class/net/<nic>/address` = the host's MAC, and glean runs as a separate
-process in `--noop` mode for the Debian writer, printing the files it would write.
-A stub `systemctl` on PATH makes glean choose /etc/resolv.conf, whatever this machine
-runs. The assertions are on the static configuration of the boot NIC.
+gets `sys/class/net/<nic>/address` = the host's MAC and a Debian os-release, and glean runs
+in a separate process as a ramdisk runs it: the early run, then once per NIC
+(`sandbox.standins.glean_runs`, `--noop`: the files are printed). Every run must exit 0;
+the assertions are on the files all runs wrote. A bond stops every port's run: glean per NIC
+cannot configure one (it did only when run once over all NICs, which no ramdisk does).
 """
 
 from __future__ import annotations
@@ -14,9 +15,13 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from dhcpless.keys import RamdiskProfile
+from dhcpless.sandbox.standins import glean_runs
+from dhcpless.sandbox.standins.fake_root import OS_RELEASE
 from dhcpless.tools.render_cmd import EXIT_OK, run_render
 from tests.support.waits import seconds
 
@@ -63,25 +68,36 @@ def _fake_root(root: Path, network_data: str, nics: dict[str, str]) -> None:
         (nic / "address").write_text(mac.lower() + "\n")
         (nic / "addr_assign_type").write_text("0\n")
         (nic / "carrier").write_text("1\n")
-    stub = root / "bin" / "systemctl"
-    stub.parent.mkdir()
-    stub.write_text("#!/bin/sh\nexit 1\n")
-    stub.chmod(0o755)
 
 
-def _glean(root: Path) -> dict[str, str]:
-    """Run glean; return {path: content} of the files it would write."""
-    command = [sys.executable, "-m", "glean.cmd", "--noop", "--distro", "debian"]
-    command += ["--root", str(root), "--no-dhcp-fallback"]
-    env = {"PATH": f"{root / 'bin'}:/usr/bin:/bin", "PYTHONWARNINGS": "ignore"}
+def _runs(root: Path, profile: RamdiskProfile) -> list[dict[str, Any]]:
+    """glean as the `profile` ramdisk runs it, on `root`: one entry per run."""
+    (root / "etc").mkdir(exist_ok=True)
+    (root / "etc" / "os-release").write_text(OS_RELEASE[profile])
+    nics = sorted(path.name for path in (root / "sys" / "class" / "net").iterdir())
+    command = [sys.executable, "-m", glean_runs.__name__, str(root), *nics]
+    env = {"PATH": "/usr/bin:/bin", "PYTHONWARNINGS": "ignore"}
     done = subprocess.run(
         command, capture_output=True, text=True, env=env, timeout=seconds(60), check=False
     )
     assert done.returncode == 0, done.stderr
+    runs: list[dict[str, Any]] = json.loads(done.stdout)
+    return runs
+
+
+def _network(run: dict[str, Any]) -> list[str]:
+    """The network files a run wrote: not the DNS files, which `write_dns_info` writes (the
+    NetworkManager one at once) before the interfaces, so a run that dies leaves them too."""
+    return [path for path in run["files"] if path not in glean_runs.DNS_FILES]
+
+
+def _glean(root: Path, profile: RamdiskProfile = RamdiskProfile.GLEAN_DEBIAN) -> dict[str, str]:
+    """{path: content} of what every run wrote; each run must have exited 0."""
+    runs = _runs(root, profile)
+    assert [(run["nic"], run["code"], run["error"]) for run in runs if run["code"]] == []
     files: dict[str, str] = {}
-    for chunk in done.stdout.split("### Write ")[1:]:
-        path, _, body = chunk.partition("\n")
-        files[path] = body
+    for run in runs:
+        files.update(run["files"])
     return files
 
 
@@ -116,16 +132,12 @@ def test_single_nic_ipv6(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("template", ["template-v1beta2.yaml", "template-v1beta1.yaml"])
-def test_bond_with_vlan_dual_stack(tmp_path: Path, template: str) -> None:
+def test_a_bond_stops_every_port_s_run(tmp_path: Path, template: str) -> None:
     folder = FIXTURES / "bond-vlan"
     doc = _render(folder / template, folder / "host.yaml", folder / "addresses.yaml")
     _fake_root(tmp_path, doc, {"dlt0": "52:54:00:6c:3c:11", "dlt1": "52:54:00:6c:3c:12"})
-    files = _glean(tmp_path)
-    bond = _lines(files["/etc/network/interfaces.d/bond0.cfg"])
-    assert {"bond-mode 802.3ad", "post-up ifenslave bond0 dlt0 dlt1"} <= set(bond)
-    assert "bond-master bond0" in _lines(files["/etc/network/interfaces.d/dlt1.cfg"])
-    vlan = _lines(files["/etc/network/interfaces.d/bond0.10.cfg"])
-    assert {"iface bond0.10 inet static", "iface bond0.10 inet6 static"} <= set(vlan)
-    assert {"vlan-raw-device bond0", "address 10.0.10.21", "netmask 255.255.255.0"} <= set(vlan)
-    assert {"gateway 10.0.10.1", "address 2001:db8:10::21", "gateway 2001:db8:10::1"} <= set(vlan)
-    assert _lines(files["/etc/resolv.conf"]) == ["nameserver 8.8.4.4", "nameserver 2001:db8:10::53"]
+    runs = _runs(tmp_path, RamdiskProfile.GLEAN_DEBIAN)
+    # `write_debian_interfaces` looks the other port up among the one NIC it was given
+    assert [(r["nic"], r["code"], r["error"], _network(r)) for r in runs[1:]] == [
+        (nic, 1, "KeyError in <listcomp>", []) for nic in ("dlt0", "dlt1")
+    ]

@@ -2,29 +2,28 @@
 
 The community ramdisk is CentOS Stream, so glean (`cmd.py` `write_redhat_interfaces`) writes
 ifcfg files on el9 and NetworkManager keyfiles on el10, choosing by the running system's
-os-release `platform_id` (`is_keyfile_format`). glean runs as a separate process in `--noop`
-mode on a fake root (as `test_glean` does for the debian writer): once as it chooses on this
-machine (not el10: ifcfg), once with `is_keyfile_format` answering "el10" (keyfiles). For IPv4,
-IPv6 (dual stack on one NIC) and bond+VLAN, the boot NIC's interface must carry the claimed
-address and prefix, the pool's gateway, and the DNS servers, all read from the IPAddress
-fixtures (the claims), not written here. IPv6 alone stops this writer (see the last test).
+os-release `platform_id` (`is_keyfile_format`). glean runs in a separate process on a fake root
+whose os-release says CentOS Stream 9 or 10, as the ramdisk runs it (`test_glean._runs`: the
+early run, then once per NIC). For IPv4 and IPv6 (dual stack on one NIC), the boot NIC's
+interface must carry the claimed address and prefix, the pool's gateway, and the DNS servers,
+all read from the IPAddress fixtures (the claims), not written here. A bond stops every port's
+run, and IPv6 alone stops the NIC's (the last tests): the ramdisk rules refuse both.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from .test_glean import FIXTURES, IPV6_TEMPLATE, _fake_root, _render
+from dhcpless.keys import RamdiskProfile
+
+from .test_glean import FIXTURES, IPV6_TEMPLATE, _fake_root, _network, _render, _runs
 
 BOOT_MAC = {"single-nic": "52:54:00:6c:3c:01", "bond-vlan": "52:54:00:6c:3c:11"}
-EL10 = "import sys, glean.cmd as g; g.is_keyfile_format = lambda: True; g.main(sys.argv[1:])"
 DUAL_TEMPLATE = IPV6_TEMPLATE.replace(
     "    networks:\n",
     "    networks:\n      ipv4:\n        - id: prov4\n          link: prov0\n"
@@ -33,18 +32,17 @@ DUAL_TEMPLATE = IPV6_TEMPLATE.replace(
 )
 
 
+def _profile(keyfile: bool) -> RamdiskProfile:
+    return RamdiskProfile.GLEAN_EL10 if keyfile else RamdiskProfile.GLEAN_EL9
+
+
 def _glean(root: Path, keyfile: bool) -> dict[str, str]:
-    """Run glean's redhat writer; {path: content} of the files it would write."""
-    runner = ["-c", EL10] if keyfile else ["-m", "glean.cmd"]
-    command = [sys.executable, *runner, "--noop", "--distro", "redhat"]
-    command += ["--root", str(root), "--no-dhcp-fallback"]
-    env = {"PATH": f"{root / 'bin'}:/usr/bin:/bin", "PYTHONWARNINGS": "ignore"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
+    """glean's redhat writer per NIC; {path: content} of what the runs wrote (each exits 0)."""
+    runs = _runs(root, _profile(keyfile))
+    assert [(run["nic"], run["code"], run["error"]) for run in runs if run["code"]] == []
     files: dict[str, str] = {}
-    for chunk in done.stdout.split("### Write ")[1:]:
-        path, _, body = chunk.partition("\n")
-        files[path] = body
+    for run in runs:
+        files.update(run["files"])
     return files
 
 
@@ -128,32 +126,30 @@ def test_ipv6_on_the_boot_nic(tmp_path: Path, keyfile: bool) -> None:
 
 @KEYFILE
 @pytest.mark.parametrize("template", ["template-v1beta2.yaml", "template-v1beta1.yaml"])
-def test_bond_with_vlan_dual_stack(tmp_path: Path, keyfile: bool, template: str) -> None:
+def test_a_bond_stops_every_port_s_run(tmp_path: Path, keyfile: bool, template: str) -> None:
+    """`write_redhat_interfaces` looks the bond's ports up in `sys_interfaces`, which
+    `--interface` pruned to one NIC: KeyError, nothing written, on every port's run."""
     folder = FIXTURES / "bond-vlan"
     doc = _render(folder / template, folder / "host.yaml", folder / "addresses.yaml")
     _fake_root(tmp_path, doc, {"dlt0": BOOT_MAC["bond-vlan"], "dlt1": "52:54:00:6c:3c:12"})
-    files = _glean(tmp_path, keyfile)
-    claims = _claims(folder / "addresses.yaml")
-    vlan = _config(files, "bond0.10", keyfile)
-    assert _expected_lines(claims, keyfile) <= vlan
-    assert ({"id=10", "parent=bond0"} if keyfile else {"VLAN=yes"}) <= vlan
-    boot_nic = _config(files, "dlt0", keyfile)  # the boot NIC is a port of the bond
-    assert (
-        {"master=bond0", "slave-type=bond"} if keyfile else {"MASTER=bond0", "SLAVE=yes"}
-    ) <= boot_nic
-    _dns(claims, files)
+    runs = _runs(tmp_path, _profile(keyfile))
+    assert [(r["nic"], r["code"], r["error"], _network(r)) for r in runs[1:]] == [
+        (nic, 1, "KeyError in write_redhat_interfaces", []) for nic in ("dlt0", "dlt1")
+    ]
 
 
 @KEYFILE
 def test_ipv6_alone_stops_the_redhat_writer(tmp_path: Path, keyfile: bool) -> None:
     """glean 1.25.1 appends IPv6 settings to the file its IPv4 branch wrote for the interface;
-    without an IPv4 network there is none, and it stops (ifcfg: an assert; keyfile: KeyError).
-    If a glean release fixes this, this test fails and says so."""
+    without an IPv4 network there is none, and the NIC's run dies (ifcfg: an assert; keyfile:
+    KeyError). If a glean release fixes this, this test fails and says so."""
     folder = FIXTURES / "single-nic"
     extra = tmp_path / "v6.yaml"
     extra.write_text(IPV6_TEMPLATE)
     doc = _render(extra, folder / "host.yaml", extra)
     root = tmp_path / "root"
     _fake_root(root, doc, {"dlt0": BOOT_MAC["single-nic"]})
-    with pytest.raises(AssertionError, match=r"AssertionError|KeyError"):
-        _glean(root, keyfile)
+    (run,) = _runs(root, _profile(keyfile))[1:]
+    where = "_write_rh_v6_keyfile_interface" if keyfile else "_write_rh_v6_interface"
+    error = f"KeyError in {where}" if keyfile else f"AssertionError in {where}"
+    assert (run["nic"], run["code"], run["error"], _network(run)) == ("dlt0", 1, error, [])

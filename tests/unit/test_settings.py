@@ -88,9 +88,30 @@ def test_settings_do_not_import_flask_or_the_client() -> None:
 @pytest.mark.parametrize(
     "variable",
     ["FUNCTION", "PORT", "KUBECONFIG", keys.NAMESPACE_ENV, keys.NAMESPACE_SELECTOR_ENV,
-     keys.HANG_SECONDS_ENV, keys.WATCH_CACHE_ENV],
+     keys.HANG_SECONDS_ENV, keys.WATCH_CACHE_ENV, keys.RAMDISK_PROFILE_ENV],
 )  # fmt: skip
 def test_the_readme_table_names_every_variable(variable: str) -> None:
     readme = (ROOT / "README.md").read_text()
     table = readme[readme.index("## Configuration") : readme.index("## Performance")]
     assert f"| `{variable}` |" in table
+
+
+@pytest.mark.parametrize("settings", [Settings, ResyncSettings])
+@pytest.mark.parametrize(
+    ("value", "profile"),
+    [
+        pytest.param("", keys.RamdiskProfile.GLEAN_EL9, id="unset"),
+        pytest.param("nmstate", keys.RamdiskProfile.NMSTATE, id="nmstate"),
+        pytest.param(" glean-el10 ", keys.RamdiskProfile.GLEAN_EL10, id="padded"),
+    ],
+)
+def test_the_fleet_s_ramdisk_profile_comes_from_the_environment(
+    settings: type[Settings], value: str, profile: keys.RamdiskProfile
+) -> None:
+    environ = {keys.RAMDISK_PROFILE_ENV: value} if value else {}
+    assert settings.from_environment(environ).ramdisk_profile is profile
+
+
+def test_an_unknown_ramdisk_profile_stops_the_function_at_start() -> None:
+    with pytest.raises(ValidationError, match="ramdisk_profile"):
+        Settings.from_environment({keys.RAMDISK_PROFILE_ENV: "glean-el8"})

@@ -21,7 +21,7 @@ from dhcpless.chain.decide import netcheck
 from dhcpless.keys import ValidationRule
 from dhcpless.render.problem import MAX_PER_RULE
 from dhcpless.render.validate import validate_network_data
-from dhcpless.sandbox.standins import glean_runs, ramdisk
+from dhcpless.sandbox.standins import fake_root, glean_runs, ramdisk
 from dhcpless.sandbox.standins.ramdisk import GleanMode, RamdiskProfile
 from tests.support import objects
 
@@ -80,7 +80,7 @@ def test_names_the_ramdisk_takes_pass(links: list[Doc]) -> None:
 def _glean_paths(document: Doc, tmp: Path) -> list[str]:
     """Where the real glean (in process, --noop) would write for `document`: its debian writer,
     whose `interfaces.d/<link>` path is the one a crafted link id escapes."""
-    nics = ramdisk._fake_root(tmp, document, MAC0, RamdiskProfile.GLEAN_DEBIAN)  # the sandbox's
+    nics = fake_root.build(tmp, document, MAC0, RamdiskProfile.GLEAN_DEBIAN)  # the sandbox's
     runs = ramdisk._run_glean(str(tmp), list(nics.values()), GleanMode.IN_PROCESS)
     return [path for run in runs for path in run["files"]]
 

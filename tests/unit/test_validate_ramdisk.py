@@ -22,10 +22,10 @@ import yaml
 from dhcpless.keys import ValidationRule
 from dhcpless.models import BareMetalHost
 from dhcpless.models.netdata import NetworkData
-from dhcpless.render import Address, render_network_data
+from dhcpless.render import Address, redact, render_network_data
 from dhcpless.render.ramdisk_profile import RamdiskProfile
 from dhcpless.render.validate import validate_network_data
-from dhcpless.render.validate_ramdisk import RamdiskCheck
+from dhcpless.render.validate_ramdisk import HINTS, RamdiskCheck
 from dhcpless.sandbox.standins.ramdisk import GleanMode, writer_loses
 from tests.support.layouts import BOOT, LAYOUTS
 
@@ -97,6 +97,7 @@ def test_a_refusal_names_the_culprit_the_rule_and_the_way_out(
     assert profile.value in str(problem)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout", ["ipv4", "bond", "ipv6"])
 def test_glean_in_a_subprocess_loses_what_it_loses_in_process(layout: str) -> None:
     document: dict[str, Any] = LAYOUTS[layout]
@@ -144,3 +145,11 @@ def test_our_bond_vlan_is_refused_under_glean_and_accepted_under_nmstate(
     assert "bond bond0" in problem.message and "nmstate ramdisk profile" in problem.message
     assert writer_loses(rendered, host.spec.boot_mac_address, GleanMode.IN_PROCESS)
     assert validate_network_data(rendered, host, profile=RamdiskProfile.NMSTATE) == ()
+
+
+@pytest.mark.parametrize("layout", ["bond", "ipv6", "two-ipv4-one-link"])
+def test_a_redacted_refusal_still_says_the_way_out(layout: str) -> None:
+    (problem,) = redact.redacted_all(validate_network_data(LAYOUTS[layout], HOST))
+    assert problem.message.startswith(f"failed ({problem.check}) at {problem.path}: the glean-el9")
+    assert HINTS[RamdiskCheck(problem.check)] in problem.message
+    assert "eth0" not in problem.message and "bond0" not in problem.message  # no link ids

@@ -19,6 +19,8 @@ class Problem:
     message: str
     path: str = ""
     check: str = ""
+    hint: str = ""
+    """The way out, with no value from the document: kept when the message is redacted."""
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.message}"

@@ -20,7 +20,9 @@ def redacted(problem: Problem) -> Problem:
     """The same rule, its message replaced by the rule's finer name and the path alone."""
     check = f" ({problem.check})" if problem.check else ""
     where = f" at {problem.path}" if problem.path else ""
-    return Problem(problem.rule, f"failed{check}{where}", problem.path, problem.check)
+    hint = f": {problem.hint}" if problem.hint else ""
+    message = f"failed{check}{where}{hint}"
+    return Problem(problem.rule, message, problem.path, problem.check, problem.hint)
 
 
 def redacted_all(problems: Iterable[Problem]) -> tuple[Problem, ...]:

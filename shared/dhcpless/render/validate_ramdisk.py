@@ -48,6 +48,17 @@ class RamdiskCheck(StrEnum):
     SLAAC_AFTER_IPV4 = "slaac-after-ipv4"
 
 
+HINTS = {
+    RamdiskCheck.BOND_PORTS: "give the ramdisk the boot NIC alone, or use the nmstate profile",
+    RamdiskCheck.IPV6_NEEDS_IPV4: "add IPv4 on that link, or use glean-debian or nmstate",
+    RamdiskCheck.ONE_PER_FAMILY: "one network per family on a link, or use glean-debian",
+    RamdiskCheck.KEYFILE_ROUTE_PREFIX: "a two-digit prefix, no routes, or use glean-el9",
+    RamdiskCheck.SLAAC_AFTER_IPV4: "static IPv6 or no SLAAC on that link, or use glean-el9",
+}
+"""The way out of each rule, with no value from the document: what a Warning about a
+Secret's data (redacted, `render.redact`) still says."""
+
+
 def ramdisk_problems(doc: OsDocument, profile: RamdiskProfile) -> tuple[Problem, ...]:
     """Every layout of `doc` the `profile` ramdisk would not bring up (none for nmstate)."""
     if not profile.runs_glean:
@@ -65,7 +76,8 @@ def _problem(
 ) -> Problem:
     """`where`: the JSON path, all a redacted problem (a Secret's) keeps besides the rule."""
     message = f"{what}; the {profile} ramdisk would come up without it ({check}): {way}"
-    return Problem(ValidationRule.RAMDISK, message, path=where, check=check)
+    hint = f"the {profile} ramdisk cannot configure this; {HINTS[check]}"
+    return Problem(ValidationRule.RAMDISK, message, path=where, check=check, hint=hint)
 
 
 _OTHER = "use the nmstate ramdisk profile (an image that applies the nmstate document)"

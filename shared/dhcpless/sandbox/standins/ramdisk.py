@@ -27,7 +27,7 @@ from typing import Any
 
 from dhcpless import keys
 from dhcpless.keys import DEFAULT_PROFILE, RamdiskProfile
-from dhcpless.sandbox.standins import glean_runs
+from dhcpless.sandbox.standins import fake_root, glean_runs
 from dhcpless.sandbox.standins.boot_claims import claimed_on_boot_nic, judge
 from dhcpless.sandbox.standins.ifupdown import BootResult
 from dhcpless.sandbox.standins.ramdisk_judge import judge_runs, lost
@@ -71,14 +71,6 @@ class GleanMode(StrEnum):
     SUBPROCESS = "subprocess"
 
 
-_OS_RELEASE = {
-    RamdiskProfile.GLEAN_EL9: 'ID="centos"\nVERSION_ID="9"\nPLATFORM_ID="platform:el9"\n',
-    RamdiskProfile.GLEAN_EL10: 'ID="centos"\nVERSION_ID="10"\nPLATFORM_ID="platform:el10"\n',
-    RamdiskProfile.GLEAN_DEBIAN: 'ID=debian\nVERSION_ID="12"\n',
-}
-"""What each glean ramdisk's /etc/os-release says: glean picks its writer from it."""
-
-
 def ramdisk_boot(
     network_data: Mapping[str, Any],
     boot_mac: str,
@@ -90,7 +82,7 @@ def ramdisk_boot(
     if not profile.runs_glean:
         return judge(_claimed(network_data, boot_mac), _claimed(network_data, boot_mac), "boot NIC")
     with tempfile.TemporaryDirectory(prefix="ramdisk-") as root:
-        nics = _fake_root(Path(root), network_data, boot_mac, profile)
+        nics = fake_root.build(Path(root), network_data, boot_mac, profile)
         try:
             runs = _run_glean(root, list(nics.values()), mode)
         except GleanFailed as err:  # the runner itself, not glean on this data
@@ -119,42 +111,12 @@ def writer_loses(
     if not profile.runs_glean:
         return None
     with tempfile.TemporaryDirectory(prefix="ramdisk-") as root:
-        nics = _fake_root(Path(root), network_data, boot_mac.lower(), profile)
+        nics = fake_root.build(Path(root), network_data, boot_mac.lower(), profile)
         return lost(network_data, _run_glean(root, list(nics.values()), mode), profile.redhat)
 
 
 def _claimed(network_data: Mapping[str, Any], boot_mac: str) -> tuple[str, ...]:
     return claimed_on_boot_nic(network_data, boot_mac)
-
-
-def _fake_root(
-    root: Path, network_data: Mapping[str, Any], boot_mac: str, profile: RamdiskProfile
-) -> dict[str, str]:
-    """Config drive, os-release, /sys/class/net: the boot NIC, and any other NIC the data names."""
-    drive = root / "mnt/config/openstack/latest"
-    drive.mkdir(parents=True)
-    (drive / "network_data.json").write_text(json.dumps(network_data))
-    (drive / "meta_data.json").write_text("{}")
-    (root / "etc").mkdir()
-    (root / "etc/os-release").write_text(_OS_RELEASE[profile])
-    macs = [boot_mac, *sorted(_ethernet_macs(network_data) - {boot_mac})]
-    nics = {mac: f"eth{index}" for index, mac in enumerate(macs)}
-    for mac, nic in nics.items():
-        sysfs = root / "sys/class/net" / nic
-        sysfs.mkdir(parents=True)
-        for name, value in (("address", mac), ("addr_assign_type", "0"), ("carrier", "1")):
-            (sysfs / name).write_text(value + "\n")
-    return nics
-
-
-def _ethernet_macs(network_data: Mapping[str, Any]) -> set[str]:
-    links = network_data.get("links") or []
-    return {
-        str(link["ethernet_mac_address"]).lower()
-        for link in links
-        if isinstance(link, dict) and link.get("type") not in ("bond", "vlan")
-        if link.get("ethernet_mac_address")
-    }
 
 
 def _run_glean(root: str, nics: list[str], mode: GleanMode) -> list[dict[str, Any]]:

@@ -1,0 +1,98 @@
+"""The ramdisk profile in the whole world: what the ramdisk cannot configure is never released.
+
+Two hosts with the same bond + VLAN data (`objects.BOND_VLAN`): one on a template with no
+profile (the fleet's, the community ramdisk: glean per NIC dies on every bond port), one on a
+template that declares an nmstate ramdisk. Through event sources, broker, functions and the
+BMO stand-in (whose ramdisk boots as the Secret's recorded profile says): the first stays
+paused with one Warning naming the bond, the rule and the way out, and no Secret; the second is
+released with its profile recorded on its Secret and reaches `available`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from kubernetes import client
+
+from dhcpless import keys
+from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.tools.demo.inventory import create
+from tests.support import objects
+from tests.support.waits import eventually, stays
+
+NS = objects.NS
+REF = "metal3datatemplates.infrastructure.cluster.x-k8s.io/"
+
+
+def _objects() -> list[dict[str, Any]]:
+    return [
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NS}},
+        objects.POOL4,
+        objects.data_template(objects.BOND_VLAN, "bond-fleet"),
+        objects.data_template(objects.BOND_VLAN, "bond-nmstate", profile="nmstate"),
+        objects.host("refused", template=REF + "bond-fleet"),
+        objects.host("served", template=REF + "bond-nmstate"),
+    ]
+
+
+@pytest.fixture
+def world() -> Iterator[World]:
+    started = World(WorldSettings(resync_seconds=0.5, idle_seconds=0.5))
+    started.start()
+    yield started
+    started.stop()
+
+
+def _host(api: client.ApiClient, name: str) -> dict[str, Any]:
+    found: Any = client.CustomObjectsApi(api).get_namespaced_custom_object(
+        keys.BMO_GROUP, keys.BMO_VERSION, NS, "baremetalhosts", name
+    )
+    assert isinstance(found, dict)
+    return found
+
+
+def _state(api: client.ApiClient, name: str) -> str | None:
+    state: str | None = (_host(api, name).get("status") or {}).get("provisioning", {}).get("state")
+    return state
+
+
+def _warnings(api: client.ApiClient, name: str) -> list[str]:
+    events = client.CoreV1Api(api).list_namespaced_event(NS).items
+    return [
+        e.message or ""
+        for e in events
+        if e.involved_object.name == name and e.type == "Warning"
+        if e.reason == "InvalidNetworkData"
+    ]
+
+
+def _secret_annotations(api: client.ApiClient, name: str) -> dict[str, str] | None:
+    """The annotations of the host's Secret; None: there is no Secret."""
+    listed = client.CoreV1Api(api).list_namespaced_secret(NS).items
+    wanted = name + keys.SECRET_NAME_SUFFIX
+    found = [s.metadata for s in listed if s.metadata and s.metadata.name == wanted]
+    return dict(found[0].annotations or {}) if found else None
+
+
+@pytest.mark.slow
+def test_a_bond_is_refused_for_glean_and_served_for_nmstate(world: World) -> None:
+    api = world.api_client()
+    create(api, _objects())
+    eventually(lambda: _state(api, "served") == keys.ProvisioningState.AVAILABLE, 60, "served")
+    served = _secret_annotations(api, "served") or {}
+    assert served.get(keys.RAMDISK_PROFILE_ANNOTATION) == "nmstate"
+    (warning,) = eventually(lambda: _warnings(api, "refused"), 30, "the refusal's Warning")
+    assert "bond bond0" in warning and "(bond-ports)" in warning and "boot NIC alone" in warning
+
+    def still_refused() -> bool:
+        paused = keys.PAUSED_ANNOTATION in _host(api, "refused")["metadata"]["annotations"]
+        return (
+            paused
+            and _secret_annotations(api, "refused") is None
+            and _state(api, "refused") is None
+        )
+
+    stays(still_refused, 3.0, "the refused host stays paused, with no Secret")
+    assert len(_warnings(api, "refused")) == 1  # resync ticks repeat no Warning
