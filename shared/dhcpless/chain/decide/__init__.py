@@ -23,6 +23,7 @@ from __future__ import annotations
 from dhcpless.chain.actions import Action, RecordEvent
 from dhcpless.chain.decide import (
     claims,
+    corner,
     hang,
     heal,
     lifecycle,
@@ -53,6 +54,8 @@ def decide(facts: HostFacts) -> Actions:
         return _waiting(facts)
     if state is Gate.NOT_PAUSED:
         return _released(facts)
+    if state is Gate.FOREIGN_PAUSE:
+        return corner.decide_pause(host)  # nothing unless the value looks like ours
     return ()
 
 
