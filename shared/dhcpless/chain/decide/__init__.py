@@ -69,11 +69,12 @@ def _waiting(facts: HostFacts) -> Actions:
         return (*_elsewhere(template), event(facts.host, template.reason, template.message))
     if isinstance(pools, Problem):
         return (event(facts.host, pools.reason, pools.message),)
+    unused = claims.stale(facts, pools)
     missing = claims.missing(facts, pools)
     refused = claims.refusals(facts, missing)
     if refused or missing:
-        return refused or claims.decide_claims(facts, template, missing)
-    return _claimed(facts, template, pools) + _stalled(facts)
+        return unused + (refused or claims.decide_claims(facts, template, missing))
+    return unused + _claimed(facts, template, pools) + _stalled(facts)
 
 
 def _renderable(facts: HostFacts) -> bool:
