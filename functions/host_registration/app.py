@@ -19,7 +19,7 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
 from dhcpless.chain import edge, pipeline
-from dhcpless.chain.decide import lifecycle, repair, slipped
+from dhcpless.chain.decide import corner, lifecycle, repair, slipped
 from dhcpless.chain.gate import gate
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
@@ -82,12 +82,17 @@ def on_metal3data(event: events.ApiServerEvent, kube: Kube, settings: Settings) 
 
 def worth_reading(seen: BareMetalHost) -> bool:
     """Pure, on the event's copy: paused for us, slipped past the pause, lendable to CAPM3, or
-    released and not registering, maybe for want of our Secret (`chain.decide.repair`). Every
-    other host (a released one CAPM3 has not taken, someone else's pause) costs no read. A done
-    host's updates are not sent to us (`chain.decide.quiet`): its lost Secret is repaired by
-    resync's tick; one that reaches us anyway is repaired at once."""
+    released and not registering, maybe for want of our Secret (`chain.decide.repair`), or
+    paused with a value that only looks like ours (`chain.decide.corner`). Every other host (a
+    released one CAPM3 has not taken, someone else's pause) costs no read. A done host's
+    updates are not sent to us (`chain.decide.quiet`): its lost Secret is repaired by resync's
+    tick; one that reaches us anyway is repaired at once."""
     if lifecycle.done(seen):
         return repair.wanted(seen)
     return (
-        gate(seen).ours or slipped.slipped(seen) or lifecycle.lendable(seen) or repair.wanted(seen)
+        gate(seen).ours
+        or slipped.slipped(seen)
+        or lifecycle.lendable(seen)
+        or repair.wanted(seen)
+        or corner.unclear_pause(seen) is not None
     )

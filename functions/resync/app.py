@@ -23,7 +23,7 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask, Response
 
 from dhcpless.chain import act as performer
-from dhcpless.chain.decide import hang, lifecycle, overlaps, reclaim, repair, slipped
+from dhcpless.chain.decide import corner, hang, lifecycle, overlaps, reclaim, repair, slipped
 from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gate import gate
 from dhcpless.chain.gather import Listed, released
@@ -158,6 +158,7 @@ def due_for_tick(
         or lifecycle.lendable(host)
         or hang.hanging(host, now, hang_seconds)
         or repair.wanted(host)
+        or corner.unclear_pause(host) is not None
         or (held is not None and bool(reclaim.missing(host, tuple(held[1]))))
     )
 

@@ -50,6 +50,10 @@ class Reason(StrEnum):
     """A Secret of ours was rendered again from the host's claims (`chain.decide.verify`)."""
     SECRET_RESTORED = "SecretRestored"
     """Our Secret of a released host, deleted, was written again (`chain.decide.repair`)."""
+    CLAIM_RELEASED = "ClaimReleased"
+    """A waiting host's claim of a pool its template no longer uses, deleted (`decide.claims`)."""
+    PAUSE_NOT_OURS = "PauseNotOurs"
+    """A pause value that is ours but for spaces or case, or empty (`chain.decide.corner`)."""
     POOLS_OVERLAP = "PoolsOverlap"
     """IPPools of two served namespaces can hand out one address (`chain.decide.overlaps`)."""
     ADDRESS_NOT_RESTORED = "AddressNotRestored"
@@ -74,5 +78,6 @@ _PROGRESS = frozenset(
         Reason.CLAIM_LENT,
         Reason.SECRET_RERENDERED,
         Reason.SECRET_RESTORED,
+        Reason.CLAIM_RELEASED,
     }
 )

@@ -4,7 +4,8 @@
 (HTTP normalises the path), refused by the Roles (403 -> 503, retried for ever). Now every
 function answers such an event 400 (not retried) without one API request, in Resource and
 Reference mode; a name read from an object (a host's `preprovisioningNetworkDataName`) is
-refused where it would become a URL, again with no request for it.
+never made a URL: no request for it, and the host gets a `SecretUnusable` Warning saying the
+name cannot name a Secret (issue 24: it was a 400 nobody saw).
 """
 
 from __future__ import annotations
@@ -88,6 +89,10 @@ def test_a_host_naming_secret_dot_is_refused_not_listed(
     status, text = harness.deliver(
         harness.client(world, "host-registration"), EventType.RESOURCE_UPDATE, host
     )
-    assert (status, text.strip()) == (400, f"name {data_name!r} is not a DNS-1123 subdomain")
+    assert (status, text) == (204, "")  # a Warning, not a 400 nobody sees (issue 24)
+    with world.api_client() as api:
+        said = [m for _, r, m in harness.host_events(api, host["metadata"]["name"])
+                if r == "SecretUnusable"]  # fmt: skip
+    assert len(said) == 1 and f"name {data_name!r} is not a DNS-1123 subdomain" in said[0]
     requests = harness.audit_of(world, "host-registration")
     assert not [r for r in requests if r.resource == "secrets" and r.name in ("", data_name)]

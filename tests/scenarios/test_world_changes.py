@@ -103,7 +103,8 @@ def test_a_change_between_write_and_release(chaotic: bool, change: Change, curre
         eventually(run.caches_caught_up, 60, "the functions' watch caches have the change")
         run.gate.set()
         run.reach([HOST], ProvisioningState.AVAILABLE)
-        assert _warned(run), "the stale Secret explained"
+        if not chaotic:  # under chaos a kill between the write and its Event may lose the Event
+            eventually(lambda: _warned(run), 30, "the stale Secret explained")
         document = _document(run)
         assert current(document) and document != written  # never released with the old data
         assert run.owns_its_claim(HOST)

@@ -21,7 +21,10 @@ PROGRESS = {"TemplateChosen", "ClaimsCreated", "NetworkDataRendered", "HostRelea
 PROGRESS |= {"ClaimRetried"}  # healing
 PROGRESS |= {"ClaimLent"}  # CAPM3 borrows the host's claim (chain/lifecycle.py)
 PROGRESS |= {"SecretRerendered"}  # our unused Secret rendered again (chain/decide/verify.py)
-PROGRESS |= {"SecretRestored"}  # our deleted Secret written again (chain/decide/repair.py)
+PROGRESS |= {
+    "SecretRestored",
+    "ClaimReleased",
+}  # our deleted Secret written again (chain/decide/repair.py)
 
 
 @pytest.mark.parametrize("reason", list(Reason))

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dhcpless.chain.actions import Action, RecordEvent
 from dhcpless.chain.decide import (
     claims,
+    corner,
     hang,
     heal,
     lifecycle,
@@ -53,6 +54,8 @@ def decide(facts: HostFacts) -> Actions:
         return _waiting(facts)
     if state is Gate.NOT_PAUSED:
         return _released(facts)
+    if state is Gate.FOREIGN_PAUSE:
+        return corner.decide_pause(host)  # nothing unless the value looks like ours
     return ()
 
 
@@ -66,11 +69,12 @@ def _waiting(facts: HostFacts) -> Actions:
         return (*_elsewhere(template), event(facts.host, template.reason, template.message))
     if isinstance(pools, Problem):
         return (event(facts.host, pools.reason, pools.message),)
+    unused = claims.stale(facts, pools)
     missing = claims.missing(facts, pools)
     refused = claims.refusals(facts, missing)
     if refused or missing:
-        return refused or claims.decide_claims(facts, template, missing)
-    return _claimed(facts, template, pools) + _stalled(facts)
+        return unused + (refused or claims.decide_claims(facts, template, missing))
+    return unused + _claimed(facts, template, pools) + _stalled(facts)
 
 
 def _renderable(facts: HostFacts) -> bool:

@@ -9,9 +9,15 @@ else's a conflict; the host stays paused either way.
 from __future__ import annotations
 
 from dhcpless.chain import identity
-from dhcpless.chain.actions import Action, CreateIPAddressClaim, CreateIPClaim, RecordEvent
+from dhcpless.chain.actions import (
+    Action,
+    CreateIPAddressClaim,
+    CreateIPClaim,
+    DeleteIPClaim,
+    RecordEvent,
+)
 from dhcpless.chain.decide import external
-from dhcpless.chain.facts import Found, HostFacts, taken_key
+from dhcpless.chain.facts import Found, HostFacts, Occasion, taken_key
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
 from dhcpless.render import PoolRef
@@ -41,6 +47,30 @@ def refusals(facts: HostFacts, pools: tuple[PoolRef, ...]) -> Actions:
         refused = None if taken is None else identity.refusal(ref, kind, taken.metadata)
         found += [] if refused is None else [refused]
     return tuple(found)
+
+
+def stale(facts: HostFacts, pools: tuple[PoolRef, ...]) -> Actions:
+    """Pure: our claims of a still-waiting host for pools its template no longer references
+    (relabelled to another template, or the template edited; issue 24, finding 8) are
+    deleted, so their addresses are free again: the host never used them (it is paused). On a
+    resync tick only, so an edit in progress costs no churn; an event's path leaves them."""
+    if facts.occasion is not Occasion.TICK:
+        return ()
+    wanted, ref = {p.name for p in pools if p.is_metal3}, HostRef.of(facts.host)
+    actions: list[Action] = []
+    for pool, claim in sorted(facts.claims.items()):
+        if pool in wanted or claim.metadata.deletion_timestamp:
+            continue
+        namespace = claim.metadata.namespace or facts.host.namespace
+        message = (
+            f"IPClaim {namespace}/{claim.metadata.name}: pool {pool} is no longer used by the "
+            "host's template; deleted, its address is free again (the host never used it)"
+        )
+        actions += [
+            DeleteIPClaim(namespace, claim.metadata.name, ref),
+            RecordEvent(ref, Reason.CLAIM_RELEASED, message),
+        ]
+    return tuple(actions)
 
 
 def decide_claims(facts: HostFacts, found: Found, pools: tuple[PoolRef, ...]) -> Actions:

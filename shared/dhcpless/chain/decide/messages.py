@@ -9,8 +9,8 @@ with one wording: `SecretUnusable`, naming the Secret (the name came from the ho
 the Secret) and nothing read from it. Whoever can read the Secret can see what is wrong with it
 against the rules README lists ("What Events say about a Secret"). Secrets we write under our
 default name keep their detailed, redacted reasons (`render.redact`): the host's creator did not
-choose them. `SecretMissing` is no longer written; it stays a Reason so older Events still map
-to a `dhcpless status` phase.
+choose them. `SecretMissing` is written only for our own Secret a released host lost and that
+cannot be written again (`decide.repair`).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dhcpless import keys
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, RecordEvent, ReleaseHost
-from dhcpless.chain.decide import messages, netcheck, profiles, quiet, reclaim
+from dhcpless.chain.decide import corner, messages, netcheck, profiles, quiet, reclaim
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.reasons import Reason
@@ -30,6 +30,8 @@ def decide_release(
         return ()
     named = state is Gate.NAMED
     name = host.spec.preprovisioning_network_data_name if named else secret_name(host)
+    if named and corner.bad_name(name or ""):
+        return corner.decide_name(host, name or "")
     if secret is not None and secret.metadata.name != name:
         return ()  # a Secret this host does not use
     if secret is None:  # a host-named Secret: one wording whatever the cause (`messages`)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
-from dhcpless.chain.decide import hang, heal, lifecycle, reclaim, repair
+from dhcpless.chain.decide import corner, hang, heal, lifecycle, reclaim, repair
 from dhcpless.chain.decide.derived import pools_for
 from dhcpless.chain.decide.external import ready
 from dhcpless.chain.facts import Found, HostFacts, Occasion, Problem, Taken, taken_key
@@ -60,7 +60,9 @@ def gather(
     if state is Gate.NAMED:
         name = host.spec.preprovisioning_network_data_name or ""
         known = base.taken.get(taken_key("Secret", name))
-        secret = known if isinstance(known, Secret) else secret_or_none(kube, host.namespace, name)
+        if isinstance(known, Secret) or corner.bad_name(name):  # no such Secret can be read
+            return replace(base, secret=known if isinstance(known, Secret) else None)
+        secret = secret_or_none(kube, host.namespace, name)
         return replace(base, secret=secret)
     if state is Gate.WAITING:
         mine = base.taken.get(taken_key("Secret", secret_name(host)))

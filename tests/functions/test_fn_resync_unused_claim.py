@@ -1,0 +1,58 @@
+"""resync releases a waiting host's claim of a pool its template no longer uses (issue 24,
+finding 8), a real PingSource CloudEvent posted, sandbox API behind it.
+
+A host waits on its claim of `pool4` (IPAM has not answered); it is relabelled to a template
+of `pool6`. The next tick claims from `pool6` and deletes the `pool4` claim with a
+`ClaimReleased` Event, so that address is free again (the host never used it). A claim event
+alone deletes nothing (an edit in progress costs no churn).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+
+import pytest
+
+from dhcpless import keys
+from dhcpless.keys import EventType
+from dhcpless.sandbox.apiserver.server import SandboxServer
+from tests.scenarios import steps
+from tests.support import harness, objects
+
+REF = f"metal3datatemplates.{keys.CAPM3_GROUP}/"
+
+
+def _v6_template() -> objects.Obj:
+    return objects.data_template(copy.deepcopy(objects.IPV6), "tmpl6")
+
+
+@pytest.fixture
+def world() -> Iterator[SandboxServer]:
+    with harness.running() as sandbox:
+        for obj in (objects.POOL4, objects.POOL6, objects.data_template(objects.IPV4)):
+            harness.put(sandbox, obj)
+        harness.put(sandbox, _v6_template())
+        steps.register(sandbox, objects.host())
+        assert harness.get(sandbox, "IPClaim", "host-0-pool4") is not None
+        with sandbox.api_client() as api:  # relabelled: now the IPv6 template applies
+            harness.patch_host(api, "host-0", [{"op": "replace", "path": "/metadata/annotations/"
+                               + keys.TEMPLATE_REFERENCE_ANNOTATION.replace("/", "~1"),
+                               "value": REF + "tmpl6"}])  # fmt: skip
+        yield sandbox
+
+
+def test_a_tick_releases_the_claim_of_a_pool_no_longer_used(world: SandboxServer) -> None:
+    assert steps.ping(world) == 204
+    assert harness.get(world, "IPClaim", "host-0-pool4") is None
+    assert harness.get(world, "IPClaim", "host-0-pool6") is not None
+    with world.api_client() as api:
+        said = [m for _, r, m in harness.host_events(api, "host-0") if r == "ClaimReleased"]
+    assert len(said) == 1 and "host-0-pool4" in said[0]
+    assert steps.paused(world, "host-0")
+
+
+def test_an_event_alone_releases_nothing(world: SandboxServer) -> None:
+    host = steps.fresh(world, "BareMetalHost", "host-0")
+    assert steps.fire(world, "host-registration", host, EventType.RESOURCE_UPDATE) == 204
+    assert harness.get(world, "IPClaim", "host-0-pool4") is not None
