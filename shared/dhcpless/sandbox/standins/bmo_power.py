@@ -25,18 +25,18 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from kubernetes import client
 
-from dhcpless.keys import ProvisioningState
+from dhcpless.keys import ProvisioningState, RamdiskProfile
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.sandbox.standins.bmh_secrets import PreprovisioningSecrets
 from dhcpless.sandbox.standins.bmh_status import host_status, provisioning_state
 from dhcpless.sandbox.standins.bmo_events import entry_events, event_body
 from dhcpless.sandbox.standins.bmo_provisioning import boot_with, image_url
-from dhcpless.sandbox.standins.ramdisk import BootResult
+from dhcpless.sandbox.standins.ramdisk import BootResult, secret_profile
 
 log = logging.getLogger(__name__)
 HostKey = tuple[str, str]
@@ -66,7 +66,7 @@ class HostPower:
     def _set_status(self, key: HostKey, status: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def _boot(self, data: Mapping[str, Any], boot_mac: str) -> BootResult:
+    def _booter(self, profile: RamdiskProfile) -> Callable[[Mapping[str, Any], str], BootResult]:
         raise NotImplementedError
 
     def _booted(self, key: HostKey, machine: str, result: BootResult) -> bool:
@@ -130,7 +130,8 @@ class HostPower:
     def _clean_before_delete(self, key: HostKey, host: dict[str, Any]) -> float | None:
         secret = self._secrets.get(key[0], _data_name(host))
         mac = str((host.get("spec") or {}).get("bootMACAddress", ""))
-        if not self._booted(key, "clean", boot_with(secret, mac, self._boot)):
+        cleaning = self._booter(secret_profile(secret))  # cleaning boots the same ramdisk
+        if not self._booted(key, "clean", boot_with(secret, mac, cleaning)):
             return self._backoff(key)
         self._publish(host, "DeprovisioningComplete", "Image deprovisioning completed")
         self._set_status(key, _powering_off())
