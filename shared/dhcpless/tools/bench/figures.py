@@ -127,7 +127,8 @@ def _rss(ax: Any, sizes: list[str], reports: list[Report]) -> None:
     ax.set_xticks(list(range(len(sizes))), sizes)
     ax.set_xlabel("hosts in the batch")
     ax.set_ylabel("resident memory per function (MB)")
-    ax.set_ylim(0, RSS_GOAL_MB * 1.5)
+    highest = max((v for r in reports for v in r["rss_mb"].values()), default=0.0)
+    ax.set_ylim(0, max(RSS_GOAL_MB * 1.5, highest * 1.35))  # room for the legend
     ax.legend(loc="upper left", fontsize=8, ncols=3)
     ax.grid(True, axis="y", alpha=0.3)
 
