@@ -116,7 +116,9 @@ REPO = Path(__file__).resolve().parents[2]
 RECORDED = REPO / "docs" / "bench"
 
 
-@pytest.mark.parametrize("figure", [pytest.param("unpause"), pytest.param("scale")])
+@pytest.mark.parametrize(
+    "figure", [pytest.param("unpause"), pytest.param("scale"), pytest.param("chaos")]
+)
 def test_the_readme_shows_the_figures_of_the_recorded_reports(figure: str) -> None:
     """The committed figures are the ones `--figures docs/bench` draws from the reports there
     (`records.draw` names them), and README "Performance" shows them."""

@@ -137,7 +137,11 @@ def chaos(report: Report, path: Path) -> Path:
     """Healthy hosts alone, then with every tenth host broken beside them: p95 and counts."""
     figure, axes = _figure(1, 2)
     mode = report.get("broker_mode", "sync")
-    figure.suptitle(f"dhcpless bench --chaos ({mode} broker): broken hosts do not slow the rest")
+    ratio = report.get("healthy_p95_ratio")
+    figure.suptitle(
+        f"dhcpless bench --chaos ({mode} broker): healthy hosts alone and beside broken ones"
+        + (f" (p95 ratio {ratio})" if ratio is not None else "")
+    )
     runs = ["healthy only", "with broken hosts"]
     p95 = [report["baseline_p95_seconds"], report["chaos_healthy_p95_seconds"]]
     _bars(axes[0][0], runs, p95, "p95 seconds to unpause a healthy host")
