@@ -110,3 +110,19 @@ def test_figures_of_a_folder_without_reports_is_one_line(
 ) -> None:
     assert cli.main(["bench", "--figures", str(tmp_path)]) == 2
     assert "no saved reports" in capsys.readouterr().err
+
+
+REPO = Path(__file__).resolve().parents[2]
+RECORDED = REPO / "docs" / "bench"
+
+
+@pytest.mark.parametrize(
+    "figure", [pytest.param("unpause"), pytest.param("scale"), pytest.param("chaos")]
+)
+def test_the_readme_shows_the_figures_of_the_recorded_reports(figure: str) -> None:
+    """The committed figures are the ones `--figures docs/bench` draws from the reports there
+    (`records.draw` names them), and README "Performance" shows them."""
+    assert sorted(RECORDED.glob("sync-*.json")), "no recorded reports in docs/bench"
+    name = f"{RECORDED.name}-{figure}.png"
+    assert f"](docs/{name})" in (REPO / "README.md").read_text()
+    decoded(REPO / "docs" / name)

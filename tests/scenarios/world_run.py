@@ -115,12 +115,16 @@ class Run:
 
 
 def _current(api: client.ApiClient, informer: Informer) -> bool:
-    """`informer` is not answering (reads go to the server) or matches a LIST now."""
+    """`informer` is not answering (reads go to the server) or matches a LIST now; a bounded
+    one (`kube.kept.limit_for`: the most recent only) holds a current subset of it."""
     held, res = informer.items(), informer.res
     if held is None:
         return True
     listed = CustomObjects(api, res.group, res.version).list_items(res.plural, informer.namespace)
-    return _versions(held.values()) == _versions(listed)
+    have, now = _versions(held.values()), _versions(listed)
+    if informer.limit is not None:
+        return all(now.get(name) == version for name, version in have.items())
+    return have == now
 
 
 def _versions(objects: Iterable[Mapping[str, Any]]) -> dict[str, str]:

@@ -127,7 +127,8 @@ def _rss(ax: Any, sizes: list[str], reports: list[Report]) -> None:
     ax.set_xticks(list(range(len(sizes))), sizes)
     ax.set_xlabel("hosts in the batch")
     ax.set_ylabel("resident memory per function (MB)")
-    ax.set_ylim(0, RSS_GOAL_MB * 1.5)
+    highest = max((v for r in reports for v in r["rss_mb"].values()), default=0.0)
+    ax.set_ylim(0, max(RSS_GOAL_MB * 1.5, highest * 1.35))  # room for the legend
     ax.legend(loc="upper left", fontsize=8, ncols=3)
     ax.grid(True, axis="y", alpha=0.3)
 
@@ -136,7 +137,11 @@ def chaos(report: Report, path: Path) -> Path:
     """Healthy hosts alone, then with every tenth host broken beside them: p95 and counts."""
     figure, axes = _figure(1, 2)
     mode = report.get("broker_mode", "sync")
-    figure.suptitle(f"dhcpless bench --chaos ({mode} broker): broken hosts do not slow the rest")
+    ratio = report.get("healthy_p95_ratio")
+    figure.suptitle(
+        f"dhcpless bench --chaos ({mode} broker): healthy hosts alone and beside broken ones"
+        + (f" (p95 ratio {ratio})" if ratio is not None else "")
+    )
     runs = ["healthy only", "with broken hosts"]
     p95 = [report["baseline_p95_seconds"], report["chaos_healthy_p95_seconds"]]
     _bars(axes[0][0], runs, p95, "p95 seconds to unpause a healthy host")
