@@ -25,12 +25,14 @@ from dhcpless.sandbox.standins.bmo import GleanMode
 Fault = Callable[[RequestInfo], ApiError | None]
 
 
-def chaos_world(chaos: Chaos | None, namespace: str) -> World:
-    """A world for `namespace`; with `chaos`, its event faults on the source and broker."""
+def chaos_world(chaos: Chaos | None, namespace: str, **overrides: Any) -> World:
+    """A world for `namespace`; with `chaos`, its event faults on the source and broker.
+    `overrides`: other `WorldSettings` (bounded watches, a longer resync period)."""
     settings = WorldSettings(
         namespace=namespace, resync_seconds=0.5, idle_seconds=1.0, glean_mode=GleanMode.IN_PROCESS,
         identities=True,  # the functions call as themselves: fault hooks tell them apart
     )  # fmt: skip
+    settings = replace(settings, **overrides)
     if chaos is not None:
         faults = chaos.settings.faults()
         settings = replace(settings, faults=faults, ipam_delay=0.002)
@@ -45,6 +47,8 @@ def arm(world: World, chaos: Chaos) -> None:
     world.sandbox.fault = chaos.api_fault
     for service in world.services.values():
         service.wrap_app(functools.partial(_killing, chaos, service))
+    if chaos.settings.slow_function:
+        world.services[chaos.settings.slow_function].wrap_app(chaos.slowing)
     chaos.run_schedules(world.ipam, world.restart_event_source)
 
 

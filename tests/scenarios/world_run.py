@@ -138,11 +138,18 @@ def objects(hosts: int) -> list[Obj]:
 
 
 @contextmanager
-def scenario_world(chaotic: bool, seed: int = 1, hold: bool = False) -> Iterator[Run]:
+def scenario_world(
+    chaotic: bool,
+    seed: int = 1,
+    hold: bool = False,
+    chaos_settings: ChaosSettings | None = None,
+    **overrides: Any,
+) -> Iterator[Run]:
     """A world with the judges watching `NS`; on exit `run.verdict` has their counters.
-    `hold`: no function can release a host (nor write one) until `run.gate` is set."""
-    chaos = Chaos(ChaosSettings(seed=seed)) if chaotic else None
-    world = chaos_world(chaos, NS)
+    `hold`: no function can release a host (nor write one) until `run.gate` is set.
+    `chaos_settings` replaces the chaos demo's; `overrides` are `WorldSettings`."""
+    chaos = Chaos(chaos_settings or ChaosSettings(seed=seed)) if chaotic else None
+    world = chaos_world(chaos, NS, **overrides)
     world.start()
     gate = threading.Event()
     if not hold:

@@ -121,6 +121,10 @@ class Frontend:
         return found if isinstance(found, str) else Response(200, found)
 
 
+WATCH_SEND_BUFFER = 4096
+"""Bytes of socket send buffer for a watch stream when watches are bounded."""
+
+
 class Handler(BaseHTTPRequestHandler):
     """One connection; requests on it are served one after another (keep-alive)."""
 
@@ -176,6 +180,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def _stream(self, result: Response) -> None:
         assert result.stream is not None
+        if self.frontend.sandbox.store.watch_limit is not None:  # bounded watches: a small
+            # send buffer, so a client that stops reading fills its watcher's queue in a few
+            # events (a cluster's buffers are larger, its event rate too)
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, WATCH_SEND_BUFFER)
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Transfer-Encoding", "chunked")

@@ -93,6 +93,8 @@ class Reflector:
         self._stopped = threading.Event()
         self._synced = threading.Event()
         self._watch: Any = None
+        self.expired = 0
+        """Re-watches answered 410 Gone (then a relist): for the event source, a gap."""
         self._thread = threading.Thread(target=self._run, daemon=True, name=resource.kind)
 
     def start(self) -> None:
@@ -114,6 +116,7 @@ class Reflector:
                 version = version or self._list()
                 version = self._watch_from(version)
             except ApiException as error:
+                self.expired += error.status == 410
                 version = None if error.status == 410 else version
                 self._stopped.wait(_RETRY_PAUSE)
             except Exception:  # the API went away or broke mid-stream: retry like client-go

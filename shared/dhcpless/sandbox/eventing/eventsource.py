@@ -87,6 +87,13 @@ class ApiServerSource:
         self._unsent = 0
 
     @property
+    def expired(self) -> int:
+        """Re-watches answered 410 Gone since start: each a relist whose `Replace` is a no-op
+        (knative/eventing `pkg/adapter/apiserver/delegate.go`), so what changed meanwhile is
+        never an event (the world adds up restarts: `World.watch_gaps`)."""
+        return sum(r.expired for r in self._reflectors)
+
+    @property
     def dropped(self) -> int:
         """Events lost: dropped by fault injection, or given up on after the send retries."""
         return self._faults.dropped + self._unsent

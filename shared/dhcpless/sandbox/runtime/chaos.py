@@ -24,7 +24,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from cloudevents.core.base import BaseCloudEvent
 
@@ -57,6 +57,11 @@ class ChaosSettings:
     """Every first seconds, IPAM fails for the second seconds."""
     source_restarts: float = 3.0
     """Seconds between event-source restarts."""
+    slow_function: str = ""
+    """A function that answers every request `slow_seconds` late ("": none). Under the
+    synchronous broker its source's adapter stops reading its watch meanwhile, and a bounded
+    watch (`WorldSettings.watch_limit`) is closed by the API server (issue 25)."""
+    slow_seconds: float = 0.0
 
     def faults(self) -> Faults:
         return Faults(self.drop, self.duplicate, self.reorder, self.seed)
@@ -131,6 +136,22 @@ class Chaos:
                     return _die(service, environ, start_response)
                 start_response(*saved[0])
                 return [body]
+
+            return middleware
+
+        return build
+
+    # --- one function slow ----------------------------------------------------------------------
+    def slowing(self, factory: Callable[[], WSGI]) -> Callable[[], WSGI]:
+        """Wrap an app factory so every request is answered `slow_seconds` late."""
+
+        def build() -> WSGI:
+            app = factory()
+
+            def middleware(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+                self._stop.wait(self.settings.slow_seconds)
+                self.count("function_slowed")
+                return cast(Iterable[bytes], app(environ, start_response))
 
             return middleware
 

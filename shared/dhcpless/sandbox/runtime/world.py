@@ -9,17 +9,20 @@ the official client, exactly as they would in a pod. The wiring names are re-exp
 from __future__ import annotations
 
 import functools
+import socket
 import threading
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, cast
 
 from kubernetes import client
+from urllib3.connection import HTTPConnection
 
 from dhcpless.crds import crd_files
 from dhcpless.keys import FunctionName
 from dhcpless.kube import posting
 from dhcpless.sandbox.apiserver import SandboxServer, rbac
+from dhcpless.sandbox.apiserver.http_handler import WATCH_SEND_BUFFER
 from dhcpless.sandbox.apiserver.rbac import Authorizer
 from dhcpless.sandbox.controllers.periodic import Periodic
 from dhcpless.sandbox.eventing.broker import Broker, Delivery, Trigger, trigger_filter
@@ -56,7 +59,8 @@ class World:
 
     def __init__(self, settings: WorldSettings | None = None) -> None:
         self.settings = settings or WorldSettings()
-        self.sandbox = SandboxServer(port=self.settings.port)
+        self.sandbox = SandboxServer(port=self.settings.port, history=self.settings.watch_history)
+        self.sandbox.store.watch_limit = self.settings.watch_limit
         workers, mode = self.settings.broker_workers, self.settings.broker_mode
         self.broker = Broker(BROKER, workers=workers, mode=mode)
         self.dead_letters = DeadLetters()
@@ -65,6 +69,7 @@ class World:
         self._clients: list[client.ApiClient] = []
         self._caches: list[Any] = []  # the functions' watch caches (`wiring.KUBE_CACHE`)
         self._lock = threading.Lock()
+        self._gaps = 0
 
     def api_client(self, token: str | None = None) -> client.ApiClient:
         """A new client for one component (as `token`'s identity); all closed by `stop()`."""
@@ -109,8 +114,13 @@ class World:
         for made in self._clients:
             cast(Any, made).close()
 
+    def watch_gaps(self) -> int:
+        """The event sources' re-watches answered 410 Gone, restarts included (each a gap)."""
+        return self._gaps + self.source.expired
+
     def restart_event_source(self, between: Callable[[], None] | None = None) -> None:
         """Stop the sources (events are lost), run `between`, start fresh (no replay)."""
+        self._gaps += self.source.expired
         self.source.stop()
         if between is not None:
             between()
@@ -155,14 +165,24 @@ class World:
 
     def _new_source(self) -> ApiServerSource:
         return ApiServerSource(
-            self.api_client(),
+            self._source_client(),
             self._sources(),
             self.broker.publish,
             source=self.sandbox.url,
             faults=self.settings.faults,
-            api_for=lambda entry: self.api_client(self._token(f"dhcpless-{entry.resource.plural}")),
+            api_for=lambda entry: self._source_client(f"dhcpless-{entry.resource.plural}"),
             namespace_selector=self.settings.namespace_selector or None,
         )
+
+    def _source_client(self, account: str = "") -> client.ApiClient:
+        """A source's client; with bounded watches, a small receive buffer (the adapter's side
+        of `apiserver.http_handler.WATCH_SEND_BUFFER`: a stalled reader is seen in few events)."""
+        made = self.api_client(self._token(account) if account else None)
+        if self.settings.watch_limit is not None:
+            small = (socket.SOL_SOCKET, socket.SO_RCVBUF, WATCH_SEND_BUFFER)
+            options = [*HTTPConnection.default_socket_options, small]
+            made.rest_client.pool_manager.connection_pool_kw["socket_options"] = options
+        return made
 
     def _sources(self) -> list[SourceResource]:
         """Under RBAC, each source watches its own namespace only, as an ApiServerSource without

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dhcpless.sandbox.apiserver.store import HISTORY
 from dhcpless.sandbox.eventing.broker import BrokerMode
 from dhcpless.sandbox.eventing.eventsource import Faults
 from dhcpless.sandbox.standins.bmo import GleanMode
@@ -44,6 +45,11 @@ class WorldSettings:
     """The cluster-wide option (deploy/cluster-wide): the sources watch every namespace, as
     an ApiServerSource with a `namespaceSelector` does under its ClusterRole, and resync lists
     the hosts of the namespaces this label selector selects."""
+    watch_limit: int | None = None
+    """Bounded watches: a watcher that falls this many events behind is closed, as the cacher
+    closes one that does not keep up (`apiserver.store.Store.watch_limit`); None: unbounded."""
+    watch_history: int = HISTORY
+    """Watch events the API server keeps for re-watches (older: 410 Gone, then a relist)."""
     identities: bool = False
     """Each function and source calls as its own ServiceAccount even without RBAC (so fault
     injection and the audit can tell them from the stand-ins)."""
