@@ -83,28 +83,35 @@ def _post(
     return status
 
 
+def run_chain(sandbox: SandboxServer) -> tuple[dict[str, Any], dict[str, Any]]:
+    """host-0 taken from paused to released by the three functions, one delivery each, each
+    under a new broker trace (`FIRST`, then `LATER`); the claim and the Secret delivered."""
+    for obj in (objects.POOL4, objects.POOL6, objects.data_template(objects.DUAL)):
+        harness.put(sandbox, obj)
+    host = harness.put(sandbox, objects.host())
+    assert _post(sandbox, "host-registration", host, "e-host", FIRST) == 204
+    with sandbox.api_client() as api:
+        for pool in ("pool4", "pool6"):
+            claimed = harness.get(sandbox, "IPClaim", f"host-0-{pool}")
+            assert claimed is not None
+            scenario.Ipam(api).fulfil(claimed)
+    claim = harness.get(sandbox, "IPClaim", "host-0-pool6")
+    assert claim is not None
+    fulfilment = LATER["ipclaim-fulfilment"]
+    assert _post(sandbox, "ipclaim-fulfilment", claim, "e-claim", fulfilment) == 204
+    secret = harness.get(sandbox, "Secret", SECRET)
+    assert secret is not None
+    readiness = LATER["secret-readiness"]
+    assert _post(sandbox, "secret-readiness", secret, "e-secret", readiness) == 204
+    recorder.flush()
+    return claim, secret
+
+
 @pytest.fixture
 def chain(lines: _Lines) -> Iterator[tuple[SandboxServer, _Lines]]:
-    """host-0 taken from paused to released by the three functions, one delivery each."""
+    """The logs of `run_chain`."""
     with harness.running() as sandbox:
-        for obj in (objects.POOL4, objects.POOL6, objects.data_template(objects.DUAL)):
-            harness.put(sandbox, obj)
-        host = harness.put(sandbox, objects.host())
-        assert _post(sandbox, "host-registration", host, "e-host", FIRST) == 204
-        with sandbox.api_client() as api:
-            for pool in ("pool4", "pool6"):
-                claimed = harness.get(sandbox, "IPClaim", f"host-0-{pool}")
-                assert claimed is not None
-                scenario.Ipam(api).fulfil(claimed)
-        claim = harness.get(sandbox, "IPClaim", "host-0-pool6")
-        assert claim is not None
-        fulfilment = LATER["ipclaim-fulfilment"]
-        assert _post(sandbox, "ipclaim-fulfilment", claim, "e-claim", fulfilment) == 204
-        secret = harness.get(sandbox, "Secret", SECRET)
-        assert secret is not None
-        readiness = LATER["secret-readiness"]
-        assert _post(sandbox, "secret-readiness", secret, "e-secret", readiness) == 204
-        recorder.flush()
+        run_chain(sandbox)
         yield sandbox, lines
 
 

@@ -23,10 +23,9 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from dhcpless import keys
-from dhcpless.kube import recorder
 from dhcpless.serving import otel
-from tests.functions.test_logs_and_traces import FIRST, LATER, SECRET, TRACE, _post
-from tests.support import harness, objects, scenario
+from tests.functions.test_logs_and_traces import FIRST, TRACE, run_chain
+from tests.support import harness
 from tests.support.waits import seconds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,23 +47,7 @@ def spans() -> Iterator[InMemorySpanExporter]:
 @pytest.fixture
 def chain(spans: InMemorySpanExporter) -> Iterator[tuple[list[ReadableSpan], dict[str, Any]]]:
     with harness.running() as sandbox:
-        for obj in (objects.POOL4, objects.POOL6, objects.data_template(objects.DUAL)):
-            harness.put(sandbox, obj)
-        host = harness.put(sandbox, objects.host())
-        assert _post(sandbox, "host-registration", host, "e-host", FIRST) == 204
-        with sandbox.api_client() as api:
-            for pool in ("pool4", "pool6"):
-                scenario.Ipam(api).fulfil(harness.get(sandbox, "IPClaim", f"host-0-{pool}") or {})
-        claim = harness.get(sandbox, "IPClaim", "host-0-pool6") or {}
-        assert (
-            _post(sandbox, "ipclaim-fulfilment", claim, "e-claim", LATER["ipclaim-fulfilment"])
-            == 204
-        )
-        secret = harness.get(sandbox, "Secret", SECRET) or {}
-        assert (
-            _post(sandbox, "secret-readiness", secret, "e-secret", LATER["secret-readiness"]) == 204
-        )
-        recorder.flush()
+        claim, secret = run_chain(sandbox)
         yield list(spans.get_finished_spans()), {"claim": claim, "secret": secret}
 
 
