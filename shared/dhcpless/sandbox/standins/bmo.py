@@ -32,6 +32,7 @@ from dhcpless.sandbox.standins.bmh_status import (
     missing_secret_message,
     network_data_from_secret,
     provisioning_state,
+    pxe_boot,
 )
 from dhcpless.sandbox.standins.bmo_boots import HostKey, MachineBoots
 from dhcpless.sandbox.standins.bmo_power import HostPower
@@ -145,6 +146,10 @@ class BMOController(MachineBoots, HostPower, Controller[HostKey]):
         return 0.0
 
     def _inspect(self, key: HostKey, host: dict[str, Any]) -> float | None:
+        if (pxe := pxe_boot(host)) is not None:  # nothing answers its DHCP: it hangs here
+            with self._lock:
+                self.stuck[key] = pxe
+            return self._backoff(key)
         secret = self._secrets.get(key[0], _secret_name(host))
         data = network_data_from_secret(secret) if secret else None
         boot_mac = str((host.get("spec") or {}).get("bootMACAddress", ""))
