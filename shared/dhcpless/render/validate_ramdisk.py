@@ -17,7 +17,10 @@ is confirmed by running that glean per NIC (`tests/unit/test_validate_ramdisk.py
   after the line `address.*/[0-9][0-9]`: any other prefix length plus a route is AttributeError;
 * `slaac-after-ipv4` (el10): `get_config_drive_interfaces` merges a link's networks into one
   dict in document order, so SLAAC whose last static predecessor on the link is IPv4 inherits
-  its `ip_address` and IPv4 netmask: UnboundLocalError in `_write_rh_v6_keyfile_interface`.
+  its `ip_address` and IPv4 netmask: UnboundLocalError in `_write_rh_v6_keyfile_interface`;
+* `mtu-below-default` (every glean profile): glean writes no MTU (none of its writers has an
+  MTU line), so every interface runs at the kernel's 1500 (a VLAN at its parent's); a link whose
+  network carries less drops the larger frames. A larger MTU is fine: 1500 fits in it.
 
 An nmstate ramdisk does not run glean: none of these apply to it.
 """
@@ -27,6 +30,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterator
 from enum import StrEnum
+from typing import Final
 
 from dhcpless.keys import LinkKind, OpenStackNetworkType, ValidationRule
 from dhcpless.render.osdoc import OsDocument, OsNetwork
@@ -34,6 +38,9 @@ from dhcpless.render.problem import Problem
 from dhcpless.render.ramdisk_profile import RamdiskProfile
 
 _T = OpenStackNetworkType
+GLEAN_MTU: Final = 1500
+"""What an interface glean configured runs at: the kernel's Ethernet default (linux
+`net/ethernet/eth.c` `ether_setup`), since glean writes no MTU."""
 _V4_FILE = (_T.IPV4, _T.IPV4_DHCP)
 """The networks whose branch writes a link's base file (`write_redhat_interfaces`)."""
 
@@ -46,6 +53,7 @@ class RamdiskCheck(StrEnum):
     ONE_PER_FAMILY = "one-network-per-family"
     KEYFILE_ROUTE_PREFIX = "keyfile-route-prefix"
     SLAAC_AFTER_IPV4 = "slaac-after-ipv4"
+    MTU_BELOW_DEFAULT = "mtu-below-default"
 
 
 HINTS = {
@@ -54,6 +62,8 @@ HINTS = {
     RamdiskCheck.ONE_PER_FAMILY: "one network per family on a link, or use glean-debian",
     RamdiskCheck.KEYFILE_ROUTE_PREFIX: "a two-digit prefix, no routes, or use glean-el9",
     RamdiskCheck.SLAAC_AFTER_IPV4: "static IPv6 or no SLAAC on that link, or use glean-el9",
+    RamdiskCheck.MTU_BELOW_DEFAULT: "glean writes no MTU (1500 it is): a network carrying 1500, "
+    "or use nmstate",
 }
 """The way out of each rule, with no value from the document: what a Warning about a
 Secret's data (redacted, `render.redact`) still says."""
@@ -63,7 +73,7 @@ def ramdisk_problems(doc: OsDocument, profile: RamdiskProfile) -> tuple[Problem,
     """Every layout of `doc` the `profile` ramdisk would not bring up (none for nmstate)."""
     if not profile.runs_glean:
         return ()
-    found = list(_bonds(doc, profile))
+    found = [*_bonds(doc, profile), *_small_mtu(doc, profile)]
     if profile.redhat:
         found += [*_ipv6_alone(doc, profile), *_crowded(doc, profile)]
     if profile is RamdiskProfile.GLEAN_EL10:
@@ -154,3 +164,15 @@ def _slaac_after(doc: OsDocument, profile: RamdiskProfile) -> Iterator[Problem]:
                 way = f"static IPv6 or no SLAAC on {link}, the glean-el9 profile, {_OR}"
                 where = _at(doc, network)
                 yield _problem(RamdiskCheck.SLAAC_AFTER_IPV4, profile, where, what, way)
+
+
+def _small_mtu(doc: OsDocument, profile: RamdiskProfile) -> Iterator[Problem]:
+    for index, link in enumerate(doc.links):
+        if link.mtu is not None and link.mtu < GLEAN_MTU:
+            what = (
+                f"link {link.id}: MTU {link.mtu}; glean writes no MTU, so it runs at "
+                f"{GLEAN_MTU} and frames larger than {link.mtu} are dropped"
+            )
+            way = f"give the ramdisk a network that carries {GLEAN_MTU} bytes, {_OR}"
+            where = f"links[{index}].mtu"
+            yield _problem(RamdiskCheck.MTU_BELOW_DEFAULT, profile, where, what, way)
