@@ -7,7 +7,8 @@ is not touched. An unpaused host goes `registering`, where the Secret named by
 Ironic's schema refuses: no status at all, retried, as BMO does, see `ironic`), then
 `inspecting`, where the "ramdisk" boots glean on the Secret's network data (`ramdisk`). Only
 when the boot NIC gets a static address does the host reach `available`; otherwise it stays
-`inspecting`, as a real host whose ramdisk cannot reach Ironic hangs, and is reported stuck.
+`inspecting`, as a real host whose ramdisk cannot reach Ironic hangs, and is reported stuck;
+so does a host whose BMC boots by PXE (`bmh_status.pxe_boot`: no config drive reaches it).
 Past inspection, fast track, the deploy boot, the deployed OS and the cleaning boot follow
 BMO's state machine (`bmo_provisioning`). The pieces (`ramdisk`, `bmh_status`, `bmh_secrets`)
 are re-exported here.
