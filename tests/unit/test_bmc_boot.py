@@ -64,7 +64,12 @@ SYS = "10.0.0.1/redfish/v1/Systems/1"
         pytest.param(
             f"redfish-uefihttp://{SYS}", PXE, f"redfish-virtualmedia://{SYS}", id="uefihttp"
         ),
-        pytest.param("idrac://10.0.0.1", UNKNOWN, "idrac-virtualmedia://10.0.0.1", id="idrac"),
+        pytest.param(
+            "idrac://10.0.0.1",
+            UNKNOWN,
+            "idrac-virtualmedia://10.0.0.1 plus the Redfish",
+            id="idrac",
+        ),
         pytest.param("ilo4://10.0.0.1", UNKNOWN, NONE, id="ilo4"),
         pytest.param("ilo4-virtualmedia://10.0.0.1", UNKNOWN, NONE, id="ilo4-virtualmedia"),
         pytest.param("ilo5://10.0.0.1", UNKNOWN, "redfish-virtualmedia://10.0.0.1", id="ilo5"),

@@ -20,7 +20,7 @@ from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
 from dhcpless.render.bmc_drivers import Boot, Driver, boot_of
 
-__all__ = ["decide", "refusal"]
+__all__ = ["address_of", "decide", "refusal"]
 
 _WAY_OUT_NONE = (
     "BMO has no virtual-media form of it: give the host a BMC address that boots from virtual "
@@ -29,6 +29,7 @@ _WAY_OUT_NONE = (
 
 
 def address_of(host: BareMetalHost) -> str:
+    """`spec.bmc.address` ("" without BMC details)."""
     return host.spec.bmc.address if host.spec.bmc is not None else ""
 
 
@@ -63,4 +64,6 @@ def _way_out(address: str, scheme: str, driver: Driver | None) -> str:
     rest = address.strip().partition(":")[2].removeprefix("//")
     rest = rest.rpartition("@")[2] if "@" in rest.split("/", 1)[0] else rest  # no user info
     form = f"{driver.virtual_media.value}{''.join(carrier)}://{rest}"
+    if "/" not in rest:  # an IPMI-style address (removed idrac, ilo5): Redfish needs a system
+        return f"use its virtual-media form: {form} plus the Redfish system path"
     return f"use its virtual-media form: {form}"
