@@ -137,8 +137,17 @@ def task_test(args: list[str]) -> int:
     """
     if not _prerequisites_met():
         return 2
+    _netns_packages()
     pytest: tuple[str | Path, ...] = (BIN / "python", "-m", "pytest", *PARALLEL, *args)
     return task_lint([]) or _run(*pytest, bytecode=True)
+
+
+def _netns_packages() -> None:
+    """The Debian packages of the netns tier (scripts/netns_packages.py), installed when
+    missing and possible; otherwise that tier skips, saying why."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    if problem := importlib.import_module("netns_packages").ensure():
+        print(f"dev.py: {problem}", file=sys.stderr)
 
 
 def task_fast(args: list[str]) -> int:
