@@ -32,6 +32,12 @@ PREFIX = f"m3dl-{os.getpid()}-"
 """Every namespace this process makes starts so (`ip netns list` shows whose they are)."""
 _NUMBERS = itertools.count()
 _COMMAND_TIMEOUT = 10.0
+DAD_RETRANS_MS = 100
+"""The kernel's IPv6 DAD waits up to a second before its probe (`router_solicitation_delay`,
+made 0 here) and one retransmission time (1 s by default) for an answer; on a veth an answer
+takes microseconds, so a host's NICs wait 0.1 s (VLANs and bonds a consumer
+makes keep the kernel's default): the detection is the
+kernel's own, only shorter (a test table of IPv6 rows would otherwise wait 1-2 s a row)."""
 BRIDGE = "br0"
 """The switch namespace's bridge: every host's NICs are its ports, so hosts share one wire."""
 
@@ -134,6 +140,10 @@ class Lab:
             ip("-n", host.name, "link", "add", "name", nic, "address", mac, "type", "veth",
                "peer", "name", port, "netns", switch)  # fmt: skip
             ip("-n", switch, "link", "set", port, "master", BRIDGE, "up")
+            host.run(["sysctl", "-qw", *(f"net.ipv6.{key}={value}" for key, value in (
+                (f"neigh.{nic}.retrans_time_ms", DAD_RETRANS_MS),
+                (f"conf.{nic}.router_solicitation_delay", 0),
+            ))])  # fmt: skip
         return host
 
     def spawn(self, argv: Sequence[str], log: Path, env: Mapping[str, str] | None = None) -> None:

@@ -12,7 +12,7 @@ import json
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,11 +65,17 @@ def on_disk(runs: list[dict[str, Any]]) -> dict[str, str]:
 
 
 def boot(
-    lab: Lab, network_data: Mapping[str, Any], boot_mac: str, profile: RamdiskProfile
+    lab: Lab,
+    network_data: Mapping[str, Any],
+    boot_mac: str,
+    profile: RamdiskProfile,
+    before: Callable[[Host], object] = lambda host: None,
 ) -> Booted:
-    """A namespace with the host's NICs, configured by `profile`'s consumer from glean's files."""
+    """A namespace with the host's NICs, configured by `profile`'s consumer from glean's files;
+    `before` sees the namespace first (its NICs there, nothing configured yet)."""
     nics, runs = glean(network_data, boot_mac, profile)
     host = lab.host(nics)
+    before(host)
     files = on_disk(runs)
     if profile is RamdiskProfile.GLEAN_EL10:
         log = netns_consumers.network_manager(lab, host, files)
