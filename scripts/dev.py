@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -144,9 +145,14 @@ def task_test(args: list[str]) -> int:
 
 def _netns_packages() -> None:
     """The Debian packages of the netns tier (scripts/netns_packages.py), installed when
-    missing and possible; otherwise that tier skips, saying why."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    if problem := importlib.import_module("netns_packages").ensure():
+    missing and possible; otherwise say why (that tier then skips or fails, naming them)."""
+    path = ROOT / "scripts" / "netns_packages.py"
+    spec = importlib.util.spec_from_file_location("netns_packages", path)
+    if spec is None or spec.loader is None or not path.is_file():
+        return
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if problem := module.ensure():
         print(f"dev.py: {problem}", file=sys.stderr)
 
 

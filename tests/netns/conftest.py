@@ -1,8 +1,11 @@
 """The netns tier's fixtures: a `Lab` per test, skipped (saying why) where the machine cannot.
 
 The tier needs root, `ip netns` and the Debian packages of `scripts/netns_packages.py`, which
-the README's test command (`scripts/dev.py test`) installs on a fresh Debian machine; a plain
-`pytest` without them skips the tier with the reason printed.
+the README's test command (`scripts/dev.py test`) installs on a fresh Debian machine. Where no
+namespace can be made (not root, no `ip netns`) the tier skips with the reason printed; where
+one can but a package is missing, each test fails naming it (CONTRIBUTING: a missing
+prerequisite is a failure). A kernel without a link kind (no 8021q or bonding) skips the rows
+that need it, saying so.
 """
 
 from __future__ import annotations
@@ -29,20 +32,17 @@ def _packages_missing() -> list[str]:
     return found
 
 
-@functools.cache
-def why_not() -> str | None:
-    """Why the tier cannot run on this machine, else None (checked once per process)."""
-    if reason := cannot_run():
-        return reason
-    if absent := _packages_missing():
-        return f"missing Debian packages {', '.join(absent)} (`scripts/dev.py test` installs them)"
-    return None
-
-
 def skip_unless_possible() -> None:
-    if reason := why_not():
+    """Skip (saying why) where the machine cannot make namespaces; fail where it can but
+    the packages are missing: a missing prerequisite is a failure that names it."""
+    if reason := cannot_run():
         print(f"tests/netns skipped: {reason}", file=sys.stderr)
         pytest.skip(reason)
+    if absent := _packages_missing():
+        pytest.fail(
+            f"tests/netns needs the Debian packages {', '.join(absent)}: "
+            "`python3 scripts/dev.py test` installs them (scripts/netns_packages.py)"
+        )
 
 
 @functools.cache
