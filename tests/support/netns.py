@@ -13,6 +13,7 @@ The kernel's view is read back with `ip -j addr` and `ip -j route` (both familie
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -166,10 +167,20 @@ class Lab:
             _stop(process)
         self.processes.clear()
         for name in reversed(self.namespaces):
+            _kill_left_in(name)
             subprocess.run(["ip", "netns", "del", name], capture_output=True, check=False)
         self.namespaces.clear()
         self._switch = ""
         shutil.rmtree(self.work, ignore_errors=True)
+
+
+def _kill_left_in(namespace: str) -> None:
+    """What a consumer left running in one of our namespaces (a DHCP client gone to the
+    background keeps a deleted namespace alive): killed by its id."""
+    pids = subprocess.run(["ip", "netns", "pids", namespace], capture_output=True, text=True)
+    for pid in pids.stdout.split():
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(pid), signal.SIGKILL)
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:

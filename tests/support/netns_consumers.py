@@ -9,9 +9,10 @@
   device (no udevd runs here), as in a container. `nm-online -s` (NM's own "startup complete",
   reached once every activation has ended) bounds the wait. Debian builds no `ifcfg-rh`
   settings plugin (only `keyfile` and `ifupdown`), so the el9 ifcfg files have no consumer here.
-- **ifupdown** (Debian's `ifup`, for the debian writer): `ifup -a -i /etc/network/interfaces`
-  with glean's `interfaces` and `interfaces.d/` bound over the machine's (its packages' hooks
-  stay: `ifenslave`'s makes bonds) and a fresh `/run` for its state.
+- **ifupdown** (Debian's `ifup`, for the debian writer): `ifup -a -i <glean's interfaces>`,
+  whose `source /etc/network/interfaces.d/*.cfg` finds glean's `interfaces.d/` bound over the
+  machine's (its packages' hooks stay: `ifenslave`'s makes bonds), a fresh `/run` for its
+  state and `/var/lib/dhcp` for a DHCP client's leases.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ NM_CONNECTIONS = "/etc/NetworkManager/system-connections/"
 NM_CONF = """[main]
 plugins=keyfile
 no-auto-default=*
+autoconnect-retries-default=1
 dns=none
 rc-manager=unmanaged
 
@@ -38,13 +40,14 @@ unmanaged-devices=except:interface-name:eth*
 ipv4.dhcp-timeout=1
 ipv6.dhcp-timeout=1
 ipv6.ra-timeout=1
-connection.autoconnect-retries=1
 """
 """Keyfiles only, no profile NM would invent, resolv.conf left to glean (the ramdisk's
 `nm-no-resolv-handling.conf` that glean installs says `dns=none` too), and every device but
 the host's NICs (and VLANs on them, glean's `<nic>.<vid>`) unmanaged. DHCP and router
 advertisements (glean's fallback, SLAAC), which nothing answers here, give up after 1 s
-(NM's default: 45 s) and once (NM's default: four tries), so a wait on them stays short."""
+(NM's default: 45 s) and an activation is tried once (NM's default: four times), so a wait
+on them stays short (NetworkManager.conf(5): `[connection]` defaults,
+`autoconnect-retries-default`)."""
 BUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
@@ -116,12 +119,12 @@ def ifupdown(lab: Lab, host: Host, files: Mapping[str, str]) -> tuple[int, str]:
         if path.startswith("/etc/network/"):
             (etc / path.removeprefix("/etc/network/")).write_text(content)
     steps = [
-        f"mount --bind {shlex.quote(str(etc / 'interfaces'))} /etc/network/interfaces",
         f"mount --bind {shlex.quote(str(etc / 'interfaces.d'))} /etc/network/interfaces.d",
         "mount -t tmpfs none /run",
         "mkdir /run/network",
-    ]
-    argv = _in_mount_namespace(host, steps, ["ifup", "-a", "-i", "/etc/network/interfaces"])
+        "{ [ ! -d /var/lib/dhcp ] || mount -t tmpfs none /var/lib/dhcp; }",  # a DHCP client's
+    ]  # leases, if one runs, stay in there
+    argv = _in_mount_namespace(host, steps, ["ifup", "-a", "-i", str(etc / "interfaces")])
     done = subprocess.run(
         argv, capture_output=True, text=True, timeout=seconds(IFUP_TIMEOUT), check=False
     )
