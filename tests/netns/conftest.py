@@ -32,10 +32,14 @@ def _packages_missing() -> list[str]:
     return found
 
 
+_cannot_run = functools.cache(cannot_run)
+"""Probed once per process: it makes and deletes a namespace."""
+
+
 def skip_unless_possible() -> None:
     """Skip (saying why) where the machine cannot make namespaces; fail where it can but
     the packages are missing: a missing prerequisite is a failure that names it."""
-    if reason := cannot_run():
+    if reason := _cannot_run():
         print(f"tests/netns skipped: {reason}", file=sys.stderr)
         pytest.skip(reason)
     if absent := _packages_missing():

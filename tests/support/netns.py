@@ -54,14 +54,18 @@ def ip(*args: str, timeout: float = _COMMAND_TIMEOUT) -> str:
 
 
 def cannot_run() -> str | None:
-    """Why this machine cannot run the tier at all (not root, no `ip netns`), else None."""
+    """Why this machine cannot run the tier at all (not root, no namespace can be made: a
+    container without CAP_SYS_ADMIN), else None."""
     if os.geteuid() != 0:
         return "the netns tier needs root (network namespaces, veths, mounts)"
     if shutil.which("ip") is None or shutil.which("unshare") is None:
         return "the netns tier needs `ip` (iproute2) and `unshare` (util-linux)"
-    probe = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=False)
-    if probe.returncode:
-        return f"`ip netns` does not work here: {probe.stderr.strip()}"
+    name = f"{PREFIX}probe"
+    for argv in (["ip", "netns", "add", name], ["ip", "netns", "del", name],
+                 ["unshare", "--mount", "true"]):  # fmt: skip
+        probe = subprocess.run(argv, capture_output=True, text=True, check=False)
+        if probe.returncode:
+            return f"`{' '.join(argv[:3])}` does not work here: {probe.stderr.strip()}"
     return None
 
 
