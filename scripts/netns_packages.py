@@ -20,12 +20,13 @@ TOOLS = {
     "nm-online": "network-manager",
     "dbus-daemon": "dbus-daemon",
     "ifup": "ifupdown",
-    "/etc/network/if-pre-up.d/ifenslave": "ifenslave",
+    "dpkg:ifenslave": "ifenslave",
     "ip": "iproute2",
     "arping": "arping",
     "unshare": "util-linux",
 }
-"""Command (or a file, by its absolute path) -> the Debian package that brings it."""
+"""Command -> the Debian package that brings it; `dpkg:<package>` for a package without a
+command (ifenslave is hook scripts only, and a removed package leaves them as conffiles)."""
 POLICY = Path("/usr/sbin/policy-rc.d")
 
 
@@ -34,9 +35,20 @@ def missing() -> list[str]:
     path = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"])
 
     def there(name: str) -> bool:
-        return Path(name).exists() if name.startswith("/") else bool(shutil.which(name, path=path))
+        if name.startswith("dpkg:"):
+            return installed(name.removeprefix("dpkg:"))
+        return bool(shutil.which(name, path=path))
 
     return sorted({pkg for name, pkg in TOOLS.items() if not there(name)})
+
+
+def installed(package: str) -> bool:
+    """dpkg's word on `package` (False without dpkg)."""
+    if shutil.which("dpkg-query") is None:
+        return False
+    query = ["dpkg-query", "-W", "-f=${Status}", package]
+    done = subprocess.run(query, capture_output=True, text=True, check=False)
+    return done.stdout.strip() == "install ok installed"
 
 
 def ensure() -> str | None:

@@ -25,9 +25,9 @@ def _load(name: str) -> ModuleType:
 
 @pytest.fixture
 def packages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    """The script with one present and two missing entries (a command and a file)."""
+    """The script with one present and two missing entries (a command and a package)."""
     module = _load("netns_packages")
-    tools = {"sh": "dash", "no-such-command-here": "pkg-a", str(tmp_path / "absent"): "pkg-b"}
+    tools = {"sh": "dash", "no-such-command-here": "pkg-a", "dpkg:no-such-package": "pkg-b"}
     monkeypatch.setattr(module, "TOOLS", tools)
     monkeypatch.setattr(module, "POLICY", tmp_path / "policy-rc.d")
     return module
