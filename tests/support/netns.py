@@ -35,10 +35,10 @@ _NUMBERS = itertools.count()
 _COMMAND_TIMEOUT = 10.0
 DAD_RETRANS_MS = 100
 """The kernel's IPv6 DAD waits up to a second before its probe (`router_solicitation_delay`,
-made 0 here) and one retransmission time (1 s by default) for an answer; on a veth an answer
-takes microseconds, so a host's NICs wait 0.1 s (VLANs and bonds a consumer
-makes keep the kernel's default): the detection is the
-kernel's own, only shorter (a test table of IPv6 rows would otherwise wait 1-2 s a row)."""
+made 0 here) and one retransmission time (1 s by default) for an answer. On a veth an answer
+takes microseconds, so a host's NICs wait 0.1 s (VLANs and bonds a consumer makes keep the
+kernel's defaults): the detection is the kernel's own, only shorter (a table of IPv6 rows
+would otherwise wait 1-2 s a row)."""
 BRIDGE = "br0"
 """The switch namespace's bridge: every host's NICs are its ports, so hosts share one wire."""
 
@@ -181,7 +181,13 @@ class Lab:
 def _kill_left_in(namespace: str) -> None:
     """What a consumer left running in one of our namespaces (a DHCP client gone to the
     background keeps a deleted namespace alive): killed by its id."""
-    pids = subprocess.run(["ip", "netns", "pids", namespace], capture_output=True, text=True)
+    pids = subprocess.run(
+        ["ip", "netns", "pids", namespace],
+        capture_output=True,
+        text=True,
+        timeout=seconds(_COMMAND_TIMEOUT),
+        check=False,
+    )
     for pid in pids.stdout.split():
         with contextlib.suppress(ProcessLookupError):
             os.kill(int(pid), signal.SIGKILL)
@@ -190,9 +196,11 @@ def _kill_left_in(namespace: str) -> None:
 def _stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is not None:
         return
-    os.killpg(process.pid, signal.SIGTERM)
+    with contextlib.suppress(ProcessLookupError):  # it may end between poll and kill
+        os.killpg(process.pid, signal.SIGTERM)
     try:
         process.wait(timeout=seconds(5))
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=seconds(5))
