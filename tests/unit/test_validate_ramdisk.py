@@ -53,7 +53,12 @@ def test_the_rules_refuse_exactly_what_the_writer_loses(
     assert (refused, lost) == ([], None) or (refused and lost), (refused, lost)
 
 
-EL10_ONLY = {RamdiskCheck.KEYFILE_ROUTE_PREFIX, RamdiskCheck.SLAAC_AFTER_IPV4}
+EL10_ONLY = {
+    RamdiskCheck.KEYFILE_ROUTE_PREFIX,
+    RamdiskCheck.SLAAC_AFTER_IPV4,
+    RamdiskCheck.KEYFILE_VLAN,
+    RamdiskCheck.KEYFILE_BOND,
+}
 
 
 def _checks_refusing(profile: RamdiskProfile) -> set[str]:
@@ -88,7 +93,9 @@ def test_every_rule_is_confirmed_by_a_layout_the_writer_loses(
         pytest.param("slash8-route", EL10, ["network n4", "/8", "glean-el9"], id="slash8"),
         pytest.param("ipv4-slaac", EL10, ["SLAAC network s6", "IPv4 n4"], id="ipv4-slaac"),
         pytest.param("mtu-1400", EL9, ["link eth0", "MTU 1400", "1500", "nmstate"], id="mtu"),
-        pytest.param("vlan-mtu-1400", EL10, ["link v100", "MTU 1400"], id="vlan-mtu"),
+        pytest.param("vlan-mtu-1400", EL9, ["link v100", "MTU 1400"], id="vlan-mtu"),
+        pytest.param("vlan", EL10, ["link v100", "keyfile-vlan", "untagged", "nmstate"], id="vl"),
+        pytest.param("bond-one-port", EL10, ["link bond0", "keyfile-bond", "el9"], id="bond1"),
     ],
 )
 def test_a_refusal_names_the_culprit_the_rule_and_the_way_out(
