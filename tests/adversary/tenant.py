@@ -43,6 +43,10 @@ DELETE_CLAIMS: Obj = {"apiGroups": [keys.IPAM_GROUP], "resources": ["ipclaims"],
 CREATE_POOLS: Obj = {"apiGroups": [keys.IPAM_GROUP], "resources": ["ippools"],
                      "verbs": ["create", "get", "list"]}  # fmt: skip
 """A tenant who runs its own IPAM pools in its namespace (the cluster-wide layout)."""
+APPLY_HOSTS: Obj = {"apiGroups": [keys.BMO_GROUP], "resources": ["baremetalhosts"],
+                    "verbs": ["create", "get", "list", "patch", "update"]}  # fmt: skip
+"""A GitOps tool that owns the host manifests (server-side apply, `kubectl replace`)."""
+APPLY = "application/apply-patch+yaml"
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,7 @@ class Tenant:
     """A client acting as the tenant, and the API it uses."""
 
     api: k8s.ApiClient
+    namespace: str = objects.NS
 
     @property
     def core(self) -> k8s.CoreV1Api:
@@ -61,14 +66,14 @@ class Tenant:
 
     def host(self, name: str) -> Obj:
         found = self.custom.get_namespaced_custom_object(
-            keys.BMO_GROUP, keys.BMO_VERSION, objects.NS, "baremetalhosts", name
+            keys.BMO_GROUP, keys.BMO_VERSION, self.namespace, "baremetalhosts", name
         )
         assert isinstance(found, dict)
         return found
 
     def secret(self, name: str) -> Obj:
         """One Secret as the API returns it (the data stays base64, as `kubectl get` shows)."""
-        read = self.core.read_namespaced_secret(name, objects.NS)
+        read = self.core.read_namespaced_secret(name, self.namespace)
         raw: Obj = self.api.sanitize_for_serialization(read)  # type: ignore[no-untyped-call]
         return raw
 
@@ -78,16 +83,32 @@ class Tenant:
     def annotate_host(self, name: str, annotations: dict[str, str | None]) -> None:
         """A merge patch of annotations (None removes one, as `kubectl annotate key-`)."""
         self.custom.patch_namespaced_custom_object(
-            keys.BMO_GROUP, keys.BMO_VERSION, objects.NS, "baremetalhosts", name,
+            keys.BMO_GROUP, keys.BMO_VERSION, self.namespace, "baremetalhosts", name,
             {"metadata": {"annotations": annotations}},
         )  # fmt: skip
 
+    def replace_host(self, body: Obj) -> None:
+        """A PUT of the whole host (`kubectl replace`, Argo CD `Replace=true`)."""
+        self.custom.replace_namespaced_custom_object(
+            keys.BMO_GROUP, keys.BMO_VERSION, self.namespace, "baremetalhosts",
+            body["metadata"]["name"], body,
+        )  # fmt: skip
+
+    def apply_host(self, manifest: Obj, manager: str = "gitops") -> None:
+        """A server-side apply of `manifest` as field manager `manager` (`kubectl apply
+        --server-side`, Argo CD, Flux): fields it applied before and leaves out are removed."""
+        self.custom.patch_namespaced_custom_object(
+            keys.BMO_GROUP, keys.BMO_VERSION, self.namespace, "baremetalhosts",
+            manifest["metadata"]["name"], manifest, field_manager=manager, force=True,
+            _content_type=APPLY,
+        )  # fmt: skip
+
     def delete_secret(self, name: str) -> None:
-        self.core.delete_namespaced_secret(name, objects.NS)
+        self.core.delete_namespaced_secret(name, self.namespace)
 
     def delete_claim(self, name: str) -> None:
         self.custom.delete_namespaced_custom_object(
-            keys.IPAM_GROUP, keys.IPAM_VERSION, objects.NS, "ipclaims", name
+            keys.IPAM_GROUP, keys.IPAM_VERSION, self.namespace, "ipclaims", name
         )
 
 
@@ -113,7 +134,7 @@ def acting(sandbox: SandboxServer, *rules: Obj, namespace: str = objects.NS) -> 
     sandbox.authorize = lambda info: mine(info) if info.identity == who else before(info)
     sandbox.add_token(TOKEN, who)
     with sandbox.api_client(token=TOKEN) as api:
-        yield Tenant(api)
+        yield Tenant(api, namespace)
 
 
 def forged_secret(host: Obj, copied: Obj) -> Obj:

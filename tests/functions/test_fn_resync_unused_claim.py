@@ -13,6 +13,7 @@ import copy
 from collections.abc import Iterator
 
 import pytest
+from kubernetes import client as k8s
 
 from dhcpless import keys
 from dhcpless.keys import EventType
@@ -56,3 +57,30 @@ def test_an_event_alone_releases_nothing(world: SandboxServer) -> None:
     host = steps.fresh(world, "BareMetalHost", "host-0")
     assert steps.fire(world, "host-registration", host, EventType.RESOURCE_UPDATE) == 204
     assert harness.get(world, "IPClaim", "host-0-pool4") is not None
+
+
+def test_the_release_deletes_it_and_its_delete_event_claims_nothing_again(
+    world: SandboxServer,
+) -> None:
+    """IPAM answers both claims before any tick: the round that releases the host also
+    deletes the unused claim (once released no tick would look: it held its address for
+    ever). That claim's DELETE event then finds it outside the record on the host's Secret,
+    so it is not claimed again as one deleted under a released host."""
+    debian = {"metadata": {"annotations": {keys.RAMDISK_PROFILE_ANNOTATION: "glean-debian"}}}
+    with world.api_client() as api:  # a ramdisk that brings up an IPv6-only link: served
+        k8s.CustomObjectsApi(api).patch_namespaced_custom_object(
+            keys.CAPM3_GROUP, keys.CAPM3_VERSION, objects.NS, "metal3datatemplates", "tmpl6",
+            debian,
+        )  # fmt: skip
+    host = steps.fresh(world, "BareMetalHost", "host-0")
+    assert steps.fire(world, "host-registration", host, EventType.RESOURCE_UPDATE) == 204
+    stale = steps.fulfil(world, "host-0-pool4")  # answered too: it holds an address
+    answered = steps.fulfil(world, "host-0-pool6")
+    assert steps.fire(world, "ipclaim-fulfilment", answered) == 204
+    assert not steps.paused(world, "host-0")
+    assert harness.get(world, "IPClaim", "host-0-pool4") is None
+    assert steps.fire(world, "ipclaim-fulfilment", stale, EventType.RESOURCE_DELETE) == 204
+    assert harness.get(world, "IPClaim", "host-0-pool4") is None
+    with world.api_client() as api:
+        reasons = [r for _, r, _ in harness.host_events(api, "host-0")]
+    assert reasons.count("ClaimReleased") == 1 and "ClaimDeleted" not in reasons

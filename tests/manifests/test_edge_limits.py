@@ -11,6 +11,9 @@ deploy/gunicorn_conf.py, the way the Containerfile runs it.
   over, and their connections closed: a slow sender holds a thread for a bounded time.
 * A body declared above `MAX_EVENT_BYTES` is answered 413 before it is read; a chunked one
   (no length) is cut off at the limit. The worker's memory stays far below the 100 MiB sent.
+* A head above gunicorn's limits (a header field, the number of fields, the request line) is
+  answered as our error handler answers a refused body (a status and one text/plain line,
+  then the connection closed), not with gunicorn's HTML page (issue 24, finding 8).
 """
 
 from __future__ import annotations
@@ -198,3 +201,28 @@ def _worker_peak_kib(master: int) -> int:
 def _wait_for(log: Path, text: str) -> bool:
     """Poll the file the server appends to until it has `text`."""
     return eventually(lambda: text in log.read_text(), 15, f"{text!r} in the server log")
+
+
+OVERSIZED = [
+    pytest.param(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n", 431,
+                 b"request headers are above the limit", id="header-field"),
+    pytest.param(b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(120))
+                 + b"\r\n", 431, b"request headers are above the limit", id="too-many-fields"),
+    pytest.param(b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414,
+                 b"request line is above the limit", id="request-line"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("request_bytes", "status", "why"), OVERSIZED)
+def test_an_oversized_head_gets_our_answer_not_an_html_page(
+    served: Served, request_bytes: bytes, status: int, why: bytes
+) -> None:
+    with socket.create_connection(("127.0.0.1", served.port), timeout=60) as conn:
+        conn.sendall(request_bytes)
+        answer = _until_closed(conn)  # answered, then closed
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert _status(answer) == status, answer[:200]
+    assert b"Content-Type: text/plain; charset=utf-8" in head.split(b"\r\n")
+    assert b"<html>" not in answer and body.startswith(why) and body.endswith(b"\n")
+    assert body.count(b"\n") == 1  # one line, as every refusal of ours
+    assert _status(_exchange(served.port, PROBE)) == 200  # the worker serves on

@@ -22,7 +22,7 @@ the same checks; only the occasion (`facts.Occasion`) says what may be retried o
 
 from __future__ import annotations
 
-from dhcpless.chain.actions import Action, RecordEvent
+from dhcpless.chain.actions import Action, RecordEvent, ReleaseHost
 from dhcpless.chain.decide import (
     bmc,
     claims,
@@ -75,12 +75,15 @@ def _waiting(facts: HostFacts) -> Actions:
         return (*_elsewhere(template), event(facts.host, template.reason, template.message))
     if isinstance(pools, Problem):
         return (event(facts.host, pools.reason, pools.message),)
-    unused = claims.stale(facts, pools)
     missing = claims.missing(facts, pools)
     refused = claims.refusals(facts, missing)
     if refused or missing:
-        return unused + (refused or claims.decide_claims(facts, template, missing))
-    return unused + _claimed(facts, template, pools) + _stalled(facts)
+        return (refused or claims.decide_claims(facts, template, missing)) + claims.stale(
+            facts, pools
+        )
+    done = _claimed(facts, template, pools) + _stalled(facts)
+    releasing = any(isinstance(a, ReleaseHost) for a in done)
+    return done + claims.stale(facts, pools, releasing)
 
 
 def _renderable(facts: HostFacts) -> bool:

@@ -49,12 +49,15 @@ def refusals(facts: HostFacts, pools: tuple[PoolRef, ...]) -> Actions:
     return tuple(found)
 
 
-def stale(facts: HostFacts, pools: tuple[PoolRef, ...]) -> Actions:
+def stale(facts: HostFacts, pools: tuple[PoolRef, ...], releasing: bool = False) -> Actions:
     """Pure: our claims of a still-waiting host for pools its template no longer references
     (relabelled to another template, or the template edited; issue 24, finding 8) are
     deleted, so their addresses are free again: the host never used them (it is paused). On a
-    resync tick only, so an edit in progress costs no churn; an event's path leaves them."""
-    if facts.occasion is not Occasion.TICK:
+    resync tick, so an edit in progress costs no churn, and in the round that releases the
+    host (`releasing`: the data it gets is final, and once released it is no longer waiting,
+    so no later tick would look); an event's other paths leave them. Put after the round's
+    other writes: a release that fails leaves them for the retry, which reports them."""
+    if facts.occasion is not Occasion.TICK and not releasing:
         return ()
     wanted, ref = {p.name for p in pools if p.is_metal3}, HostRef.of(facts.host)
     actions: list[Action] = []

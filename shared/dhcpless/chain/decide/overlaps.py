@@ -12,24 +12,50 @@ a person can tell which it is. Pure: pools in, Events out.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import combinations
 
 from dhcpless import keys
 from dhcpless.chain.actions import RecordEvent
 from dhcpless.models import IPPool
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-from dhcpless.render.validate_pools import overlap_text
+from dhcpless.render.validate_pools import entry_span, overlap_text
 
 POOL_API = f"{keys.IPAM_GROUP}/{keys.IPAM_VERSION}"
 
 
 def across(pools: Mapping[str, Sequence[IPPool]]) -> tuple[RecordEvent, ...]:
     """Pure: the Warnings for pools of different namespaces (`pools`: by namespace) that can
-    hand out the same addresses; pools of one namespace are the pool rule's."""
+    hand out the same addresses; pools of one namespace are the pool rule's. The pairs come
+    from one sweep over every range (`_touching`), in the order a scan of every pair would
+    give them."""
     every = [(ns, p) for ns in sorted(pools) for p in pools[ns]]
-    return tuple(e for a, b in combinations(every, 2) if a[0] != b[0] for e in _pair(a, b))
+    pairs = sorted(_touching(every))
+    return tuple(e for i, j in pairs for e in _pair(every[i], every[j]))
+
+
+def _touching(every: Sequence[tuple[str, IPPool]]) -> set[tuple[int, int]]:
+    """(i, j), i < j, for pools of different namespaces with ranges that share an address: the
+    ranges sorted by first address, each compared only with the ones still open when it starts
+    (a heap by last address), so a fleet of n ranges costs O(n log n) plus the pairs found,
+    not a comparison of every pair (resync runs it on every tick)."""
+    spans = sorted(
+        (span.version, span.first, span.last, index)
+        for index, (_, pool) in enumerate(every)
+        for entry in pool.spec.pools
+        if (span := entry_span(entry)) is not None
+    )
+    found: set[tuple[int, int]] = set()
+    open_: list[tuple[int, int, int]] = []  # (version, last, pool index), a min-heap
+    for version, first, last, index in spans:
+        while open_ and (open_[0][0], open_[0][1]) < (version, first):
+            heapq.heappop(open_)  # ended before this range starts (or of the other family)
+        for _, _, other in open_:
+            if every[other][0] != every[index][0]:
+                found.add((min(index, other), max(index, other)))
+        heapq.heappush(open_, (version, last, index))
+    return found
 
 
 def _pair(a: tuple[str, IPPool], b: tuple[str, IPPool]) -> Iterator[RecordEvent]:

@@ -152,13 +152,18 @@ def decide(facts: HostFacts) -> tuple[Action, ...]:
 
 def _from_gone(facts: HostFacts) -> dict[str, tuple[str, str]]:
     """The deleted claim of the DELETE event, if it was this very host's `<bmh>-<pool>` in
-    the host's namespace."""
+    the host's namespace, of a pool its Secret's record names when there is one: a claim the
+    release left unused (`claims.stale`: relabelled to another template) is not claimed
+    again."""
     gone, host = facts.gone, facts.host
     if gone is None or gone.metadata.name != f"{host.name}-{gone.spec.pool.name}":
         return {}
     if (gone.metadata.namespace or host.namespace) != host.namespace:
         return {}
     if not identity.made_for(gone.metadata, HostRef.of(host)):
+        return {}
+    record = trusted(host, facts.secret)
+    if record is not None and gone.spec.pool.name not in record.pools:
         return {}
     return {gone.metadata.name: (host.namespace, gone.spec.pool.name)}
 

@@ -2,7 +2,8 @@
 
 Schemas live in `core_schemas.yaml` (our own, minimal). Per-kind rules copy what the real
 registry strategies do and what clients can observe: Secrets turn `stringData` into base64
-`data` and default `type: Opaque`; Namespaces get the `kubernetes` finalizer and phase Active.
+`data` and default `type: Opaque`; Namespaces get the `kubernetes` finalizer and phase Active;
+IPAddresses keep their address, pool and claim (IPAM's webhook: `ipam_webhook`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from dhcpless.sandbox.apiserver import printers
+from dhcpless.sandbox.apiserver import ipam_webhook, printers
 from dhcpless.sandbox.apiserver.kinds import PrinterColumn, ResourceType
 
 JSON = dict[str, Any]
@@ -135,4 +136,5 @@ def _namespace(new: JSON, old: JSON | None) -> None:
 WRITE_RULES: dict[tuple[str, str], WriteRule] = {
     ("", "secrets"): _secret,
     ("", "namespaces"): _namespace,
+    ipam_webhook.KEY: ipam_webhook.validate_update,  # IPAM's webhook, where its CRD is served
 }

@@ -81,9 +81,7 @@ def terminate(api: Api, rt: ResourceType, obj: JSON, propagation: Propagation) -
     if obj["metadata"].get("deletionTimestamp") and not foreground:
         return obj
     marked = copy.deepcopy(obj)
-    marked["metadata"].update(
-        deletionTimestamp=meta.now(), deletionGracePeriodSeconds=0, finalizers=finalizers
-    )
+    meta.mark_deleting(marked["metadata"], finalizers)
     if not finalizers:
         marked["metadata"].pop("finalizers")
     if rt.storage_key == NAMESPACES:

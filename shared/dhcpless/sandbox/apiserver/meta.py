@@ -153,3 +153,14 @@ def _usable_managed_fields(given: Any) -> bool:
             for e in given
         )
     )
+
+
+def mark_deleting(meta: JSON, finalizers: list[str]) -> None:
+    """Stamp `deletionTimestamp` (grace period 0: no kind here deletes gracefully) and the
+    finalizers that hold the object. The first stamp bumps `generation`, as k8s.io/apiserver
+    `pkg/registry/generic/registry/store.go` `markAsDeleting` does for kinds without graceful
+    deletion: controllers that filter updates by generation (BMO's `updateEventHandler`,
+    `standins.bmo_predicate`) see the delete."""
+    if not meta.get("deletionTimestamp") and meta.get("generation"):
+        meta["generation"] = int(meta["generation"]) + 1
+    meta.update(deletionTimestamp=now(), deletionGracePeriodSeconds=0, finalizers=finalizers)

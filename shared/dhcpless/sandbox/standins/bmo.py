@@ -37,6 +37,7 @@ from dhcpless.sandbox.standins.bmh_status import (
 )
 from dhcpless.sandbox.standins.bmo_boots import HostKey, MachineBoots
 from dhcpless.sandbox.standins.bmo_power import HostPower
+from dhcpless.sandbox.standins.bmo_predicate import Mark, worth_reconciling
 from dhcpless.sandbox.standins.ironic import NetworkDataCheck, project_rules, refusal
 from dhcpless.sandbox.standins.ramdisk import (
     BootResult,
@@ -76,6 +77,8 @@ class BMOController(MachineBoots, HostPower, Controller[HostKey]):
         self._hosts = CustomObjects(api, keys.BMO_GROUP, keys.BMO_VERSION)
         self._core = client.CoreV1Api(api)
         self._seen: dict[HostKey, dict[str, Any]] = {}
+        self._watched: dict[HostKey, Mark] = {}
+        """What of each host, as last watched, makes an update worth a reconcile."""
         """Each host as its reconcile read it: which transition `_set_status` writes."""
         self.events: list[tuple[HostKey, str]] = []
         """Every Event written, in order: host and reason (`bmo_power`)."""
@@ -102,9 +105,10 @@ class BMOController(MachineBoots, HostPower, Controller[HostKey]):
         key = (meta.get("namespace", ""), meta.get("name", ""))
         if kind is WatchEvent.DELETED:
             self._secrets.release(key[0], _secret_name(host))
+            self._watched.pop(key, None)
             with self._lock:  # the machine is gone with its host (deprovisioned, powered off)
                 self.wire.pop(key, None)
-        else:
+        elif worth_reconciling(self._watched, key, host, kind):
             self._queue.add(key)
 
     def reconcile(self, key: HostKey) -> float | None:
@@ -161,7 +165,8 @@ class BMOController(MachineBoots, HostPower, Controller[HostKey]):
             return self._backoff(key)
         self._record(key, "inspect", result.addresses)
         self._set_status(key, host_status(ProvisioningState.AVAILABLE))
-        return None
+        return 0.0  # BMO's `actionComplete` requeues (`action_result.go`); its status write
+        # brings no reconcile (`bmo_predicate`)
 
     def _backoff(self, key: HostKey) -> float:
         with self._lock:

@@ -74,7 +74,7 @@ class MachineBoots:
             return self._backoff(key)
         if step is Step.CLEAN:
             self._set_status(key, cleared_status(host_status(ProvisioningState.AVAILABLE)))
-            return None
+            return 0.0  # BMO's `actionComplete`: requeue, the next state may have work
         deployed = self._secrets.get(key[0], deployed_data_name(host))
         # the installed OS applies its data with its own tooling (cloud-init), not the ramdisk's
         # per-NIC glean: it gets what the data claims for its boot NIC
@@ -84,7 +84,7 @@ class MachineBoots:
             return self._backoff(key)
         status = host_status(ProvisioningState.PROVISIONED)
         self._set_status(key, provisioned_status(status, host))
-        return None
+        return 0.0  # the image may have changed meanwhile: `handleProvisioned` looks
 
     def _booter(self, profile: RamdiskProfile) -> Callable[[Mapping[str, Any], str], BootResult]:
         """A boot of the `profile` ramdisk (`ramdisk.ramdisk_boot`)."""
