@@ -124,6 +124,7 @@ LONGEST_FIRST = (
     "tests/manifests/test_edge_limits.py",
     "tests/cli/test_demo_output.py",
     "tests/scenarios/test_world_changes.py",
+    "tests/perf/test_resync_memory.py",
 )
 """Node id prefixes of the longest work units (a `--durations` profile of the whole suite),
 started first and in this order, so the workers end together (`tests/support/scheduling.py`)."""

@@ -12,6 +12,8 @@ environment once when the app is built (never deep inside a handler).
   inspecting (or in registration error) before a `HostHangs` Warning is recorded (900).
 * `DHCPLESS_RESYNC_WORKERS` (keys.RESYNC_WORKERS_ENV): how many due hosts one tick reconciles
   at once (4; 1 = one after the other). See `ticks` for why and what bounds it.
+* `DHCPLESS_RESYNC_BUDGET_SECONDS` (keys.RESYNC_BUDGET_ENV): how long one tick may reconcile
+  before it stops and records where (`cursor`); 30 s, half the Service's `timeoutSeconds`.
 * `DHCPLESS_METRICS_PUSH_URL` (keys.METRICS_PUSH_URL_ENV): a Pushgateway group URL the fleet
   gauges are PUT to after every tick (`fleet`); unset, they are on `GET /metrics` only.
 """
@@ -31,6 +33,10 @@ from dhcpless.settings import Settings
 DEFAULT_WORKERS = 4
 """A 300-host chaos tick measured 111 s one host at a time: each host waits on ~17 API round
 trips, and a few in flight overlap those waits without crowding the API server."""
+DEFAULT_BUDGET_SECONDS = 30.0
+"""Half of the Service's `timeoutSeconds` (60): the hosts in flight when it is spent (each a
+pipeline of API calls bounded by `limits.API_TIMEOUT`) and the remaining LISTs of the gauges
+end well before Serving cuts the request (`cursor`)."""
 MAX_WORKERS = 32
 """Beyond this a tick is a burst the API server's priority and fairness would throttle."""
 
@@ -42,6 +48,8 @@ class ResyncSettings(Settings):
     """Empty: the one `namespace`; else the Namespaces this label selector selects."""
     workers: int = Field(default=DEFAULT_WORKERS, ge=1, le=MAX_WORKERS)
     """Due hosts one tick reconciles at once."""
+    budget_seconds: float = Field(default=DEFAULT_BUDGET_SECONDS, gt=0)
+    """Seconds one tick may reconcile before it stops and records where (`cursor`)."""
     metrics_push_url: str = ""
     """A Pushgateway group URL the fleet gauges are PUT to after each tick (`fleet`); empty:
     served on `GET /metrics` only."""
@@ -64,6 +72,7 @@ class ResyncSettings(Settings):
         workers = env.get(keys.RESYNC_WORKERS_ENV) or DEFAULT_WORKERS
         own = {"hang_seconds": hang, "namespace_selector": selector, "workers": workers}
         own["metrics_push_url"] = env.get(keys.METRICS_PUSH_URL_ENV, "")
+        own["budget_seconds"] = env.get(keys.RESYNC_BUDGET_ENV) or DEFAULT_BUDGET_SECONDS
         return {**super().fields_from(env), **own}
 
 

@@ -14,6 +14,10 @@ ping delivered late (or retried) started a second tick over the same hosts. So:
   pipeline, serial within itself. The `kubernetes` client is shared by the threads, as it
   already is by the concurrent requests every function's threaded server takes (urllib3's
   pool is thread-safe; the client keeps no per-call state a caller reads back).
+* a tick has a budget (`cursor`: why): `run_until` starts no item once `over()` says it is
+  spent, and returns the items it did not start, so the tick can say where it stopped (the
+  tick's `over()` is False until one host ran: a tick whose every host takes longer than the
+  budget still makes progress).
 """
 
 from __future__ import annotations
@@ -49,3 +53,23 @@ def run_bounded(work: Callable[[T], None], items: Sequence[T], workers: int) -> 
     with ThreadPoolExecutor(max_workers=min(workers, len(items))) as pool:
         for future in [pool.submit(work, item) for item in items]:
             future.result()  # `work` handles its own errors; anything else is a bug: raise it
+
+
+def run_until(
+    work: Callable[[T], None], items: Sequence[T], workers: int, over: Callable[[], bool]
+) -> list[T]:
+    """`run_bounded`, but an item starts only while `over()` is False; returns the items not
+    started, in order."""
+    skipped: list[T] = []
+    lock = threading.Lock()
+
+    def guarded(item: T) -> None:
+        if over():
+            with lock:
+                skipped.append(item)
+            return
+        work(item)
+
+    run_bounded(guarded, items, workers)
+    order = {id(item): at for at, item in enumerate(items)}
+    return sorted(skipped, key=lambda item: order[id(item)])

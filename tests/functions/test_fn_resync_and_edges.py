@@ -64,8 +64,8 @@ def test_resync_alone_brings_paused_hosts_home(world: SandboxServer) -> None:
         )
     assert harness.get(world, "BareMetalHost", "bystander") == bystander
     world.reset_audit()
-    assert ping(world) == 204  # a settled fleet costs one LIST of hosts, one of our claims
-    assert [r.verb for r in harness.audit_of(world, "resync")] == ["list", "list"]
+    assert ping(world) == 204  # a settled fleet: the cursor, one LIST of hosts, of our claims
+    assert [r.verb for r in harness.audit_of(world, "resync")] == ["get", "list", "list"]
 
 
 def test_resync_refuses_other_events(world: SandboxServer) -> None:

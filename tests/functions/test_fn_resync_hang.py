@@ -97,7 +97,7 @@ def test_hang_is_reported_once(
     if hangs is None:
         assert hang_events(released) == []
         claims = [("list", "ipclaims")] if released_at else []  # its record: our claims listed
-        assert reads == [("list", "baremetalhosts"), *claims]
+        assert reads == [("get", "configmaps"), ("list", "baremetalhosts"), *claims]
         return
     ((kind, message),) = hang_events(released)
     assert kind == "Warning" and f"{hangs} 900s after release at {LONG_AGO}" in message

@@ -91,12 +91,13 @@ def test_a_tick_claims_again_a_claim_deleted_after_release(
     assert ("create", "ipclaims") in writes
 
 
-def test_a_settled_host_costs_no_more_than_the_two_lists(released: SandboxServer) -> None:
+def test_a_settled_host_costs_the_cursor_and_two_lists(released: SandboxServer) -> None:
     """Claim there: the tick reads the hosts and our claims, and writes nothing."""
     assert harness.get(released, "IPClaim", CLAIM) is not None
     released.reset_audit()
     assert ping(released, structured=True) == 204
     assert [(r.verb, r.resource) for r in harness.audit_of(released, "resync")] == [
+        ("get", "configmaps"),  # the cursor: none stored, the round starts at the first host
         ("list", "baremetalhosts"),
         ("list", "ipclaims"),
     ]

@@ -151,5 +151,5 @@ def test_keep_pause_refuses_only_an_update_dropping_our_pause() -> None:
     assert f"'{keys.PREPROVISIONING_PAUSE}'" in condition["expression"]
     assert condition["expression"].startswith("oldObject.metadata.?annotations")
     [validation] = policy["spec"]["validations"]
-    assert "object.spec.?preprovisioningNetworkDataName" in validation["expression"]
+    assert "object.?spec.?preprovisioningNetworkDataName" in validation["expression"]
     assert "spec.preprovisioningNetworkDataName" in validation["message"]

@@ -226,7 +226,10 @@ NOT_OURS = {
     ),
 }
 EXPECTED_API_REQUESTS = {
-    "resync": ["GET /apis/metal3.io/v1alpha1/namespaces/n/baremetalhosts"],
+    "resync": [
+        "GET /api/v1/namespaces/n/configmaps/dhcpless-resync-cursor",  # where the last stopped
+        "GET /apis/metal3.io/v1alpha1/namespaces/n/baremetalhosts",
+    ],
 }
 
 

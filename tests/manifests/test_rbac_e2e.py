@@ -116,14 +116,14 @@ def _late_hosts() -> list[Obj]:
     ]
 
 
-def _ping(sandbox: SandboxServer) -> int:
+def _ping(sandbox: SandboxServer, budget: float = 30.0) -> int:
     """One PingSource tick to the resync function, with resync's own identity."""
     from functions.resync.app import create_app
     from functions.resync.settings import ResyncSettings
 
     token = e2e.IDENTITIES["resync"]
     with sandbox.api_client(token=token) as api:
-        resync = ResyncSettings(namespace=objects.NS)
+        resync = ResyncSettings(namespace=objects.NS, budget_seconds=budget)
         client = create_app(Kube(api), resync=resync).test_client()
         return rbac_cache_steps.ping(client)
 
@@ -163,7 +163,26 @@ def audit() -> Iterator[list[object]]:
         assert rbac_render_steps.registration_renders(sandbox, tmpl)
         assert rbac_cache_steps.by_events(sandbox, {"rack": "r1"})
         assert rbac_cache_steps.by_resync(sandbox, {"rack": "r1"})
+        _stopped_and_continued(sandbox)
         yield list(sandbox.audit.records)
+
+
+def _stopped_and_continued(sandbox: SandboxServer) -> None:
+    """Two hosts only resync sees and a budget spent at once: the tick stops after the first
+    and creates its cursor; the next, with room, completes the round and clears it."""
+    with sandbox.api_client() as admin:
+        for name in ("budget-0", "budget-1"):
+            scenario.create(admin, objects.host(name))
+        assert _ping(sandbox, budget=1e-9) == 204
+        cursor = k8s.CoreV1Api(admin).read_namespaced_config_map(
+            keys.RESYNC_CURSOR_CONFIGMAP, objects.NS
+        )
+        assert (cursor.data or {}).get("next")
+        assert _ping(sandbox) == 204
+        cursor = k8s.CoreV1Api(admin).read_namespaced_config_map(
+            keys.RESYNC_CURSOR_CONFIGMAP, objects.NS
+        )
+        assert not (cursor.data or {}).get("next")
 
 
 def _paused(admin: k8s.ApiClient) -> list[str]:

@@ -94,10 +94,13 @@ def test_schema_rejects_mutated_copy(
 
 @pytest.mark.kubectl
 def test_the_cluster_wide_option_matches_the_schemas() -> None:
-    """deploy/cluster-wide as a user installs it (tests/manifests/cluster_wide): ClusterRoles
-    instead of Roles, a namespaceSelector on every source, each object valid for its API."""
+    """deploy/cluster-wide as a user installs it (tests/manifests/cluster_wide, and one served
+    namespace's bindings): ClusterRoles instead of Roles (but resync's cursor), bound per
+    namespace, a namespaceSelector on every source, each object valid for its API."""
     objs = kustomize(ROOT / "tests" / "manifests" / "cluster_wide")
+    objs += kustomize(ROOT / "tests" / "manifests" / "cluster_wide" / "site-a")
     errors = {f"{o['kind']}/{o['metadata']['name']}": schema_errors(o) for o in objs}
     assert {name: found for name, found in errors.items() if found} == {}
     kinds = {o["kind"] for o in objs}
-    assert {"ClusterRole", "ClusterRoleBinding"} <= kinds and not {"Role", "RoleBinding"} & kinds
+    assert {"ClusterRole", "ClusterRoleBinding", "RoleBinding"} <= kinds
+    assert [o["metadata"]["name"] for o in objs if o["kind"] == "Role"] == ["resync-cursor"]

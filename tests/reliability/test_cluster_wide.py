@@ -1,9 +1,11 @@
 """The cluster-wide option (deploy/cluster-wide, issue 14 finding 9) under enforced RBAC.
 
 The example installation rendered with the component (tests/manifests/cluster_wide, by the
-real kubectl kustomize) is loaded into the sandbox's authorizer: ClusterRoles and
-ClusterRoleBindings only, the functions and sources in `dhcpless-system`, hosts in three
-other namespaces labelled for the sources' namespaceSelector and one that is not. Every host
+real kubectl kustomize), with the RoleBindings of `deploy/cluster-wide/namespace` in each of
+three namespaces labelled for the sources' namespaceSelector, is loaded into the sandbox's
+authorizer: the functions and sources in `dhcpless-system`, bound in those three namespaces
+only (the one ClusterRoleBinding: resync's `list` of Namespaces), and one namespace that is
+neither labelled nor bound. Every host
 of the selected namespaces reaches `available`, no request of a function or a source is
 refused (no 403), and resync lists the hosts of exactly the selected namespaces.
 """
@@ -40,7 +42,8 @@ def _selector() -> str:
         (ROOT / "deploy" / "cluster-wide" / "kustomization.yaml").read_text()
     )
     for patch in component["patches"]:
-        for op in yaml.safe_load(patch["patch"]):
+        ops = yaml.safe_load(patch["patch"])
+        for op in ops if isinstance(ops, list) else ():  # a JSON patch (not a `$patch: delete`)
             value = op["value"]
             if isinstance(value, dict) and value.get("name") == keys.NAMESPACE_SELECTOR_ENV:
                 return str(value["value"])
@@ -50,8 +53,13 @@ def _selector() -> str:
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     objs = kustomize(ROOT / "tests" / "manifests" / "cluster_wide")
-    kinds = {o["kind"] for o in objs}
-    assert "Role" not in kinds and "RoleBinding" not in kinds
+    homed = {
+        (o["kind"], o["metadata"]["name"]) for o in objs if o["kind"] in ("Role", "RoleBinding")
+    }
+    assert homed == {("Role", "resync-cursor"), ("RoleBinding", "resync-cursor")}
+    bindings = kustomize(ROOT / "deploy" / "cluster-wide" / "namespace")
+    for namespace in SELECTED:  # as `namespace: site-a` in a kustomization per namespace
+        objs += [{**b, "metadata": {**b["metadata"], "namespace": namespace}} for b in bindings]
     assert all(o["spec"].get("namespaceSelector") for o in objs if o["kind"] == "ApiServerSource")
     path = tmp_path_factory.mktemp("cluster-wide") / "rendered.yaml"
     path.write_text(yaml.safe_dump_all(objs))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,9 +18,14 @@ from pydantic import ValidationError
 
 from dhcpless import keys
 from dhcpless.sandbox.runtime.wiring import ping_event
-from functions.resync import app
-from functions.resync.settings import DEFAULT_WORKERS, MAX_WORKERS, ResyncSettings
-from functions.resync.ticks import OneAtATime, run_bounded
+from functions.resync import app, cursor
+from functions.resync.settings import (
+    DEFAULT_BUDGET_SECONDS,
+    DEFAULT_WORKERS,
+    MAX_WORKERS,
+    ResyncSettings,
+)
+from functions.resync.ticks import OneAtATime, run_bounded, run_until
 from tests.support.waits import seconds
 
 
@@ -51,14 +57,17 @@ def test_every_item_once_at_most_workers_at_once(workers: int, items: int) -> No
 
 
 class _NoList:
-    """A Kube that fails the test if a tick lists anything."""
+    """A Kube that counts the tick's LISTs of hosts (and has no cursor stored)."""
 
     def __init__(self) -> None:
         self.listed = 0
 
-    def list_hosts(self, namespace: str) -> list[Any]:
+    def find(self, res: Any, namespace: str, name: str) -> None:
+        return None
+
+    def list_pages(self, res: Any, namespace: str, page: int) -> Iterator[list[Any]]:
         self.listed += 1
-        return []
+        yield []
 
 
 SETTINGS = ResyncSettings(namespace="demo", record_events=False)
@@ -99,3 +108,43 @@ def test_workers_from_the_environment(value: str | None, expected: int) -> None:
 def test_bad_workers_stop_the_app_at_start(value: str) -> None:
     with pytest.raises(ValidationError):
         ResyncSettings.from_environment({keys.NAMESPACE_ENV: "d", keys.RESYNC_WORKERS_ENV: value})
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        pytest.param(None, DEFAULT_BUDGET_SECONDS, id="unset"),
+        pytest.param("12.5", 12.5, id="set"),
+    ],
+)
+def test_budget_from_the_environment(value: str | None, expected: float) -> None:
+    env = {keys.NAMESPACE_ENV: "demo"} | ({keys.RESYNC_BUDGET_ENV: value} if value else {})
+    assert ResyncSettings.from_environment(env).budget_seconds == expected
+
+
+@pytest.mark.parametrize(
+    ("spent_after", "expected_skipped"),
+    [
+        pytest.param(99, [], id="never-spent"),
+        pytest.param(2, [2, 3, 4], id="spent-after-two"),
+        pytest.param(0, [0, 1, 2, 3, 4], id="spent-before-any"),
+    ],
+)
+def test_run_until_starts_nothing_once_spent(spent_after: int, expected_skipped: list[int]) -> None:
+    done: list[int] = []
+    skipped = run_until(done.append, list(range(5)), 1, lambda: len(done) >= spent_after)
+    assert (done, skipped) == ([i for i in range(5) if i not in expected_skipped], expected_skipped)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("metal3/host-0", ("metal3", "host-0"), id="a-host"),
+        pytest.param("", None, id="cleared"),
+        pytest.param("host-0", None, id="no-namespace"),
+        pytest.param("a/b/c", None, id="too-many-parts"),
+        pytest.param("metal3/", None, id="no-name"),
+    ],
+)
+def test_cursor_text(text: str, expected: tuple[str, str] | None) -> None:
+    assert cursor.parse(text) == expected

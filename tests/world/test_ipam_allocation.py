@@ -134,7 +134,7 @@ def test_allocates(
             "c",
             None,
             set(),
-            "Pre-allocated IP out of bond",
+            "Pre-allocated IP out of bounds",
             id="preallocation-out-of-range",
         ),
         pytest.param(

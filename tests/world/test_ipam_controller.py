@@ -3,7 +3,8 @@
 Covers: claims fulfilled with IPAddress objects (name, spec, owners, labels, finalizers),
 claim finalizer and `status.address`, pool `status.indexes`, exhaustion written to
 `errorMessage` and never retried, release on deletion only when IPAM's finalizer is the last
-one, and reuse of the released address.
+one, and reuse of the released address; a pool being deleted still serves new claims until
+its last allocation is released (`reconcileDelete` runs the same `UpdateAddresses`).
 """
 
 from __future__ import annotations
@@ -122,3 +123,17 @@ def test_release_waits_for_other_finalizers(ipam: client.CustomObjectsApi) -> No
     ipam.patch_namespaced_custom_object(G, V, NS, "ipclaims", "a", patch)
     assert eventually(lambda: get(ipam, "ipclaims", "a") is None)
     assert get(ipam, "ipaddresses", "pool-10-0-0-1") is None
+
+
+def test_a_deleting_pool_keeps_serving(ipam: client.CustomObjectsApi) -> None:
+    """ip-address-manager `controllers/ippool_controller.go` `reconcileDelete`: the pool waits
+    on its finalizer while a claim holds an address, and serves a new claim meanwhile."""
+    claim(ipam, "a")
+    eventually(lambda: status(ipam, "a").get("address"))
+    ipam.delete_namespaced_custom_object(G, V, NS, "ippools", "pool")
+    eventually(lambda: (get(ipam, "ippools", "pool") or {})["metadata"].get("deletionTimestamp"))
+    claim(ipam, "b")  # `getIndexes`: a deleting pool's pre-allocations hold no address
+    assert eventually(lambda: status(ipam, "b").get("address"))["name"] == "pool-10-0-0-2"
+    for name in ("a", "b"):
+        ipam.delete_namespaced_custom_object(G, V, NS, "ipclaims", name)
+    assert eventually(lambda: get(ipam, "ippools", "pool") is None)

@@ -12,6 +12,8 @@ __all__ = [
     "NAMESPACE_ENV",
     "NAMESPACE_SELECTOR_ENV",
     "RAMDISK_PROFILE_ENV",
+    "RESYNC_BUDGET_ENV",
+    "RESYNC_CURSOR_CONFIGMAP",
     "RESYNC_WORKERS_ENV",
     "SERVICE_ACCOUNT_NAMESPACE_FILE",
     "WATCH_CACHE_ENV",
@@ -56,3 +58,11 @@ SERVICE_ACCOUNT_NAMESPACE_FILE: Final = "/var/run/secrets/kubernetes.io/servicea
 METRICS_PUSH_URL_ENV: Final = "DHCPLESS_METRICS_PUSH_URL"
 """resync: a Prometheus Pushgateway group URL (`.../metrics/job/<job>`); set, every tick PUTs
 the fleet gauges there (`functions.resync.fleet`). Unset: `GET /metrics` of resync only."""
+
+RESYNC_BUDGET_ENV: Final = "DHCPLESS_RESYNC_BUDGET_SECONDS"
+"""resync: seconds one tick may spend before it stops and records where (default 30: half the
+Service's `timeoutSeconds`, so the hosts in flight and the remaining LISTs end before it)."""
+
+RESYNC_CURSOR_CONFIGMAP: Final = "dhcpless-resync-cursor"
+"""resync: the ConfigMap (in resync's own namespace) naming the host the next tick starts at,
+written when a tick stopped at its budget (`functions.resync.cursor`)."""

@@ -28,6 +28,7 @@ from dhcpless.models import (
 )
 from dhcpless.models.base import K8sObject
 from dhcpless.models.capm3 import Metal3Data
+from dhcpless.models.configmap import ConfigMap
 from dhcpless.models.namespace import Namespace
 from dhcpless.models.refs import TemplateKind
 
@@ -117,6 +118,7 @@ _CAPI_ADDRESSES_AT = {
 }
 SECRETS = Resource("Secret", "", "v1", "secrets", Secret.from_k8s)
 NAMESPACES = Resource("Namespace", "", "v1", "namespaces", Namespace.from_k8s, namespaced=False)
+CONFIGMAPS = Resource("ConfigMap", "", "v1", "configmaps", ConfigMap.from_k8s)
 TEMPLATES: dict[TemplateKind, Resource[NetworkTemplate]] = {
     plural: _capm3(plural.kind, plural.value, network_template_from_k8s) for plural in TemplateKind
 }
@@ -124,7 +126,7 @@ TEMPLATES: dict[TemplateKind, Resource[NetworkTemplate]] = {
 
 ALL: tuple[Resource[Any], ...] = (
     HOSTS, IPPOOLS, IPCLAIMS, IPADDRESSES, MACHINE_TEMPLATES, METAL3DATAS, CAPI_CLAIMS,
-    CAPI_ADDRESSES, SECRETS, NAMESPACES, *TEMPLATES.values(),
+    CAPI_ADDRESSES, SECRETS, NAMESPACES, CONFIGMAPS, *TEMPLATES.values(),
 )  # fmt: skip
 """Every descriptor (tests walk it: each maps a missing object to `Gone`)."""
 

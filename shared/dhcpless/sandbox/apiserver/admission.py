@@ -49,11 +49,20 @@ def check_identity(body: Any, rt: ResourceType) -> JSON:
     obj: JSON = {**body, "apiVersion": rt.api_version, "kind": rt.kind}
     obj["metadata"] = dict(body.get("metadata") or {})
     meta.check_meta_types(obj["metadata"])
+    meta.coerce_nulls(obj["metadata"])
     return obj
 
 
 def admit(obj: JSON, rt: ResourceType, options: WriteOptions) -> list[str]:
     """Prune, default and validate `obj` in place; return warnings (unknown fields on Warn)."""
+    warnings = decode(obj, rt, options)
+    validate(obj, rt)
+    return warnings
+
+
+def decode(obj: JSON, rt: ResourceType, options: WriteOptions) -> list[str]:
+    """What decoding does: unknown fields dropped (strict: refused), pruned, defaulted;
+    returns the warnings (unknown fields on Warn)."""
     unknown = [f"metadata.{k}" for k in obj["metadata"] if k not in meta.OBJECT_META_KEYS]
     for key in unknown:
         del obj["metadata"][key.removeprefix("metadata.")]
@@ -66,8 +75,17 @@ def admit(obj: JSON, rt: ResourceType, options: WriteOptions) -> list[str]:
             f'{rt.kind} in version "{rt.version}" cannot be handled as a '
             f"{rt.kind}: strict decoding error: {fields}"
         )
-    if rt.schema is not None and (causes := validation.validate(obj, rt.schema)):
-        raise invalid(rt.kind, rt.group, obj["metadata"].get("name", ""), causes)
     if options.field_validation is FieldValidation.IGNORE:
         return []
     return [f'unknown field "{path}"' for path in unknown]
+
+
+def validate(obj: JSON, rt: ResourceType) -> None:
+    """After admission: pruned and defaulted again (a mutation may add either), then the
+    schema's rules (apiextensions-apiserver defaults again after mutating admission)."""
+    if rt.schema is None:
+        return
+    structural.prune(obj, rt.schema, "", [])
+    structural.default(obj, rt.schema)
+    if causes := validation.validate(obj, rt.schema):
+        raise invalid(rt.kind, rt.group, obj["metadata"].get("name", ""), causes)

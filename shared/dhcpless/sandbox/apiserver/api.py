@@ -3,14 +3,13 @@
 Every write runs under the store lock from read to commit, so preconditions (resourceVersion,
 name taken, namespace exists) and the write are atomic. Objects are stored as written and
 relabelled to the version the caller asked for on the way out (no conversion webhooks).
-Deletion, finalizers and garbage collection are in `lifecycle`.
+Deletion, finalizers and garbage collection are in `lifecycle`; a create's steps in `creating`.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from dhcpless.sandbox.apiserver import (
@@ -23,12 +22,12 @@ from dhcpless.sandbox.apiserver import (
 from dhcpless.sandbox.apiserver.admission import WriteOptions
 from dhcpless.sandbox.apiserver.admission_request import AdmissionRequest, Plugins
 from dhcpless.sandbox.apiserver.core_kinds import WRITE_RULES
+from dhcpless.sandbox.apiserver.creating import Creating, Written
 from dhcpless.sandbox.apiserver.kinds import Registry, ResourceType
 from dhcpless.sandbox.apiserver.status import (
     STALE,
     Cause,
     GroupResource,
-    already_exists,
     bad_request,
     conflict,
     forbidden,
@@ -37,18 +36,10 @@ from dhcpless.sandbox.apiserver.status import (
 )
 from dhcpless.sandbox.apiserver.store import Store
 
+__all__ = ["Api", "Written", "present"]
 JSON = dict[str, Any]
 NAMESPACES = GroupResource("", "namespaces")
 Hook = Callable[[JSON, JSON | None], None]
-
-
-@dataclass
-class Written:
-    """A write's result: the object as the client sees it, plus warnings for the response."""
-
-    object: JSON
-    warnings: list[str] = field(default_factory=list)
-    created: bool = False
 
 
 def present(obj: JSON, rt: ResourceType) -> JSON:
@@ -56,7 +47,7 @@ def present(obj: JSON, rt: ResourceType) -> JSON:
     return {**obj, "apiVersion": rt.api_version}
 
 
-class Api:
+class Api(Creating):
     """Semantics over `Store`; `after_write` hooks run after a commit (CRD registration)."""
 
     def __init__(self, registry: Registry, store: Store) -> None:
@@ -82,30 +73,6 @@ class Api:
                 "being terminated"
             )
             raise forbidden(NAMESPACES, namespace, why)
-
-    def create(self, rt: ResourceType, namespace: str, body: Any, opts: WriteOptions) -> Written:
-        obj = admission.check_identity(body, rt)
-        given_ns = obj["metadata"].get("namespace")
-        if rt.namespaced and given_ns not in (None, "", namespace):
-            raise bad_request(
-                "the namespace of the provided object does not match the "
-                "namespace sent on the request"
-            )
-        if rt.status_subresource and rt.group:
-            obj.pop("status", None)
-        with self.store.lock:
-            if rt.namespaced:
-                self.require_namespace(namespace, creating=True)
-            name = meta.name_for_create(rt, obj["metadata"])
-            obj["metadata"]["name"] = name
-            request = AdmissionRequest(rt, namespace, obj, None, "", opts.dry_run)
-            warnings = self._admit(request, opts)
-            self._rule(rt, obj, None)
-            meta.stamp_new(obj, rt, name, namespace)
-            fieldmanager.record(rt, obj, None, opts, "")
-            if self.store.get(rt.storage_key, namespace if rt.namespaced else "", name):
-                raise already_exists(rt.group_resource, name)
-            return Written(self._commit(rt, obj, None, opts), warnings, created=True)
 
     def update(
         self,

@@ -57,6 +57,14 @@ def check_meta_types(meta: Any) -> None:
             raise bad_request(f"json: cannot unmarshal metadata.{key}: must be a list")
 
 
+def coerce_nulls(meta: JSON) -> None:
+    """Metadata fields sent as null are dropped, as the real server's decoding drops them
+    (apiextensions-apiserver `pkg/apiserver/schema/objectmeta/coerce.go`, `Coerce`: a round
+    trip through `metav1.ObjectMeta`, whose null maps and lists are omitted)."""
+    for key in [k for k, v in meta.items() if v is None]:
+        del meta[key]
+
+
 def name_for_create(rt: ResourceType, meta: JSON) -> str:
     """The name a create will use: given, or `generateName` plus five random characters."""
     name = meta.get("name") or ""

@@ -31,6 +31,7 @@ from dhcpless.sandbox.controllers.reflector import (
 from dhcpless.sandbox.eventing.faults import FaultInjector, Faults
 from dhcpless.sandbox.eventing.source_events import Mode, guess_plural, make_event
 from dhcpless.sandbox.eventing.source_namespaces import NamespaceScope
+from dhcpless.sandbox.eventing.source_scoped import PerNamespace
 
 __all__ = ["ApiServerSource", "Sink", "SourceResource"]
 __all__ += ["EventHandler", "ListHandler", "Reflector", "WatchEvent", "WatchedResource"]
@@ -80,6 +81,7 @@ class ApiServerSource:
         self._api, self._resources, self._sink, self._source = api, resources, sink, source
         self._api_for = api_for
         self._scope = NamespaceScope(api, namespace_selector) if namespace_selector else None
+        self._scoped: PerNamespace | None = None
         self._faults = FaultInjector(faults or Faults())
         self._lock = threading.Lock()
         self._reflectors: list[Reflector] = []
@@ -91,7 +93,10 @@ class ApiServerSource:
         """Re-watches answered 410 Gone since start: each a relist whose `Replace` is a no-op
         (knative/eventing `pkg/adapter/apiserver/delegate.go`), so what changed meanwhile is
         never an event (the world adds up restarts: `World.watch_gaps`)."""
-        return sum(r.expired for r in self._reflectors)
+        return sum(r.expired for r in self._all())
+
+    def _all(self) -> list[Reflector]:
+        return self._reflectors + (self._scoped.reflectors if self._scoped else [])
 
     @property
     def dropped(self) -> int:
@@ -99,8 +104,11 @@ class ApiServerSource:
         return self._faults.dropped + self._unsent
 
     def start(self) -> None:
-        if self._scope is not None:
+        if self._scope is not None:  # one reflector per resource and namespace: `source_scoped`
+            self._scoped = PerNamespace(self._resources, self._client, self._entry_handler)
+            self._scope.listen(self._scoped.select)
             self._scope.start()
+            return
         for entry in self._resources:
             api = self._api_for(entry) if self._api_for else self._api
             reflector = Reflector(api, entry.resource, self._handler(entry.mode))
@@ -114,13 +122,21 @@ class ApiServerSource:
         self._reflectors = []
         if self._scope is not None:
             self._scope.stop()
+        if self._scoped is not None:
+            self._scoped.stop()
         with self._lock:
             self._faults.forget_held()
 
     def wait_synced(self, timeout: float = 10.0) -> bool:
         """True once every reflector has listed and is watching."""
         scoped = self._scope is None or self._scope.wait_synced(timeout)
-        return scoped and all(r.wait_synced(timeout) for r in self._reflectors)
+        return scoped and all(r.wait_synced(timeout) for r in self._all())
+
+    def _client(self, entry: SourceResource) -> client.ApiClient:
+        return self._api_for(entry) if self._api_for else self._api
+
+    def _entry_handler(self, entry: SourceResource) -> Callable[[WatchEvent, dict[str, Any]], None]:
+        return self._handler(entry.mode)
 
     def _handler(self, mode: Mode) -> Callable[[WatchEvent, dict[str, Any]], None]:
         def handle(kind: WatchEvent, obj: dict[str, Any]) -> None:

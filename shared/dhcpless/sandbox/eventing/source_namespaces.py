@@ -9,19 +9,18 @@ namespace. The controller watches Namespaces and resyncs every source when one c
 (`controller.go`), so a namespace labelled later is watched from then on, and one unlabelled
 stops being watched.
 
-The stand-in keeps one cluster-wide reflector per resource and drops events from namespaces the
-selector does not select, which a source outside the selection would never have seen. The
-selection is a Namespace watch with the selector (as the controller's lister), read with the
-caller's client: the controller's permissions, not the adapter's ServiceAccount. One difference,
-on the forgiving side: upstream restarts its adapter to take in a new namespace and loses what
-happened in between, while here an event from a namespace not yet seen by the watch is checked
-once more with a LIST, so a namespace created just before its hosts never loses their events.
+The stand-in runs one reflector per resource and selected namespace as well (`source_scoped`:
+the source's ServiceAccount needs no cluster-wide right), started and stopped as this
+selection changes. The selection is a Namespace watch with the selector (as the controller's
+lister), read with the caller's client: the controller's permissions, not the adapter's
+ServiceAccount; every change is handed to the listeners (`listen`).
 """
 
 from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from kubernetes import client
@@ -36,8 +35,13 @@ class NamespaceScope:
         self._api, self._selector = api, selector
         self._names: set[str] = set()
         self._lock = threading.Lock()
+        self._listeners: list[Callable[[frozenset[str]], None]] = []
         watched = WatchedResource("v1", "Namespace", "namespaces", selector, cluster_scoped=True)
         self._reflector = Reflector(api, watched, self._on_event, self._on_list)
+
+    def listen(self, listener: Callable[[frozenset[str]], None]) -> None:
+        """`listener(names)` after every change of the selection (before `start`)."""
+        self._listeners.append(listener)
 
     def start(self) -> None:
         self._reflector.start()
@@ -66,6 +70,13 @@ class NamespaceScope:
     def _on_list(self, items: list[dict[str, Any]]) -> None:
         with self._lock:
             self._names = {str(item["metadata"]["name"]) for item in items}
+        self._changed()
+
+    def _changed(self) -> None:
+        with self._lock:
+            names = frozenset(self._names)
+        for listener in self._listeners:
+            listener(names)
 
     def _on_event(self, kind: WatchEvent, obj: dict[str, Any]) -> None:
         name = str(obj["metadata"]["name"])
@@ -74,3 +85,4 @@ class NamespaceScope:
                 self._names.discard(name)
             else:
                 self._names.add(name)
+        self._changed()

@@ -41,6 +41,7 @@ from dhcpless.sandbox.runtime.wiring import (
     ping_event,
 )
 from dhcpless.sandbox.runtime.world_settings import Counters, WorldSettings
+from dhcpless.sandbox.standins import ipam_webhook
 from dhcpless.sandbox.standins.bmo import BMOController
 from dhcpless.sandbox.standins.capi_ipam import CapiIPAMController
 from dhcpless.sandbox.standins.ipam import IPAMController
@@ -86,6 +87,7 @@ class World:
         for path in self.settings.crd_files:
             self.sandbox.apply_crd_file(path)
         self._enforce_rbac()
+        ipam_webhook.install(self.sandbox.api)  # IPAM's IPPool webhook comes with IPAM
         self.ipam = IPAMController(self.api_client(), delay=self.settings.ipam_delay)
         self.capi_ipam = CapiIPAMController(self.api_client())
         self.bmo = BMOController(

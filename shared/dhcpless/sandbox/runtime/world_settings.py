@@ -15,6 +15,11 @@ from dhcpless.sandbox.eventing.eventsource import Faults
 from dhcpless.sandbox.standins.bmo import GleanMode
 from dhcpless.sandbox.standins.ironic import NetworkDataCheck, project_rules
 
+EVERY_NAMESPACE = "kubernetes.io/metadata.name"
+"""A Namespace selector that selects every namespace: the API server labels each with its own
+name (kubernetes `pkg/registry/core/namespace/strategy.go`, `PrepareForCreate`, the label
+`kubernetes.io/metadata.name`; the sandbox does too, `apiserver.core_kinds`)."""
+
 
 @dataclass(frozen=True)
 class WorldSettings:

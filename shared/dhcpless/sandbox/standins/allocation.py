@@ -84,7 +84,7 @@ def allocate(
     if requested_seen:
         raise AllocationFailed("Requested IP not available")
     if pre is not None:
-        raise AllocationFailed("Pre-allocated IP out of bond")  # sic: upstream's wording
+        raise AllocationFailed("Pre-allocated IP out of bounds")  # `ipam/ippool_manager.go`
     raise AllocationFailed("Exhausted IP Pools")
 
 

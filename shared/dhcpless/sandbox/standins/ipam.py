@@ -171,13 +171,14 @@ class IPAMController(Controller[PoolKey]):
             ignore_missing(lambda: self._objects.delete("ipaddresses", namespace, name))
 
     def _finish_pool_deletion(self, pool: dict[str, Any], state: PoolState) -> float | None:
-        """ip-address-manager `controllers/ippool_controller.go` `reconcileDelete`: release the
-        claims being deleted (`UpdateAddresses`), then drop the finalizer once none is left, so
-        a namespace holding pool and claims finishes terminating."""
-        for claim in self._objects.list_items("ipclaims", state.namespace):
-            pool_ref = (claim.get("spec", {}).get("pool") or {}).get("name")
-            if pool_ref == state.name and claim["metadata"].get("deletionTimestamp"):
-                self._release(state, claim)
+        """ip-address-manager `controllers/ippool_controller.go` `reconcileDelete`: the same
+        `UpdateAddresses` as ever (a deleting pool still serves new claims and releases the
+        claims being deleted), then the finalizer dropped once no allocation is left, so a
+        namespace holding pool and claims finishes terminating."""
+        for claim in pending_claims(
+            state.name, self._objects.list_items("ipclaims", state.namespace)
+        ):
+            self._serve(state, claim)
         if state.allocations:
             return 1.0
         self._objects.remove_finalizer("ippools", pool, keys.IPAM_POOL_FINALIZER)

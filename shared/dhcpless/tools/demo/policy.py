@@ -26,7 +26,7 @@ _APPLY = (
 
 
 _NOT_PAUSED = f"!('{keys.PAUSED_ANNOTATION}' in object.metadata.?annotations.orValue({{}}))"
-_NO_DATA = "object.spec.?preprovisioningNetworkDataName.orValue('') == ''"
+_NO_DATA = "object.?spec.?preprovisioningNetworkDataName.orValue('') == ''"
 _PLURALS = {
     "MutatingAdmissionPolicy": "mutatingadmissionpolicies",
     "MutatingAdmissionPolicyBinding": "mutatingadmissionpolicybindings",

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from dhcpless.sandbox.apiserver.rbac_live import LiveAuthorizer
 from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.sandbox.runtime.world_settings import EVERY_NAMESPACE
 from dhcpless.tools.demo.inventory import NAMESPACE, POOL, ROLE, TEMPLATE, create, host, inventory
 from dhcpless.tools.demo.policy import create_through_policy
 from dhcpless.tools.demo.report import HostRow, Progress, observe, print_table, report
@@ -79,7 +80,17 @@ READY_LINE = "ready: the API server answers and the chain is running"
 """What `dhcpless sandbox` prints on stdout once kubectl can be used (the README waits on it)."""
 
 EXAMPLES_NAMESPACE = "metal3-demo"
-"""The namespace of `examples/`: resync, like a real install, serves one namespace."""
+"""The namespace of `examples/`, resync's own."""
+
+
+def sandbox_settings(port: int) -> WorldSettings:
+    """`dhcpless sandbox`'s world: its sources watch every namespace, so resync serves every
+    namespace too (the cluster-wide layout, `deploy/cluster-wide`, with a selector that
+    selects them all): a host in a namespace of its own is re-driven, and warned about, as
+    one in `metal3-demo` is."""
+    return WorldSettings(
+        port=port, namespace=EXAMPLES_NAMESPACE, namespace_selector=EVERY_NAMESPACE
+    )
 
 
 def run_sandbox_world(
@@ -92,7 +103,7 @@ def run_sandbox_world(
         # (and its function processes) instead of killing this process and orphaning them.
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
-    world = World(WorldSettings(port=port, namespace=EXAMPLES_NAMESPACE))
+    world = World(sandbox_settings(port))
     world.start()
     # RBAC as a cluster enforces it, for everyone but the kubeconfig's admin: Roles and
     # bindings created in the sandbox decide what `--as USER` and created tokens may do.
