@@ -27,7 +27,10 @@ GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     (
         "API work per host, against the minimum the work needs",
         (
-            ("writes_per_host", "writes by the functions (create/update/patch/delete)"),
+            (
+                "writes_per_host",
+                "writes by the functions, resync's too (create/update/patch/delete)",
+            ),
             ("min_writes_per_host", "the minimum: K IPClaims + 1 Secret + 1 host patch"),
             ("reads_per_host", "gets and lists by the functions"),
             ("reads_floor_per_host", "the minimum reads: 2K + 4"),
@@ -75,6 +78,7 @@ GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("pool_event_reads_in_batch", "the reads those pool events cost"),
             ("resync_ticks_in_batch", "PingSource ticks delivered to resync"),
             ("resync_requests_in_batch", "resync's reads and writes"),
+            ("resync_writes_in_batch", "of them writes (also in writes_per_host)"),
             ("redeliveries_in_batch", "second and later attempts of an event (0 when clean)"),
         ),
     ),

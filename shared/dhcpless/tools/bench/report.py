@@ -17,10 +17,11 @@ from dhcpless.tools.bench.count import Window
 OUTSIDE_KEYS = tuple(
     f"{name}_in_batch"
     for name in ("pool_events", "pool_event_reads", "resync_ticks", "resync_requests",
-                 "redeliveries")
+                 "redeliveries", "resync_writes")
 )  # fmt: skip
 """Work in the batch no host's chain causes (`bench_deliveries`): totals, kept out of the
-per-host counts so those are the chain's own and do not move with timing."""
+per-host counts so those are the chain's own and do not move with timing; but resync's writes
+are in `writes_per_host` too (`bench.count`), and `resync_writes_in_batch` says how many."""
 KEYS = (
     "broker_mode", "hosts", "pools", "unpaused", "seconds", "hosts_per_second", "p50_seconds",
     "p95_seconds",
