@@ -22,6 +22,7 @@ GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("p50_seconds", "median of one host's creation to its unpause"),
             ("p95_seconds", "95th percentile of the same"),
             ("to_unpause_seconds", "each host's creation to unpause (in --json: every value)"),
+            ("load_average", "the machine's load (1, 5, 15 min) at the batch's start and end"),
         ),
     ),
     (

@@ -33,7 +33,7 @@ KEYS = (
     "floor_requests_per_host", "function_seconds_per_request", "floor_seconds_per_request",
     "cpu_seconds_per_host", "floor_cold_start_seconds",
     "cold_start_ratio_to_floor", "reads_floor_per_host", "idle_requests", "cold_starts_in_batch",
-    "to_unpause_seconds", *OUTSIDE_KEYS,
+    "to_unpause_seconds", *OUTSIDE_KEYS, "load_average",
 )  # fmt: skip
 
 
@@ -49,7 +49,7 @@ def build(
     cold_ratios: dict[str, float],
     rss: dict[str, float], cold_starts_in_batch: dict[str, list[float]],
     handler_seconds: float, cpu_seconds: float, floor_samples: list[float],
-    floor_requests: dict[str, float],
+    floor_requests: dict[str, float], load: dict[str, list[float]] | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """`floor_seconds_per_host` is the loaded floor (the mean of `floor_samples`, taken during
     the batch: `bench_floor_live`); `floor_seconds` the idle floor of every host after it.
@@ -108,6 +108,7 @@ def build(
         "cold_starts_in_batch": cold_starts_in_batch,
         "to_unpause_seconds": [round(t, 3) for t in to_unpause],
         **{f"{name}_in_batch": count for name, count in batch.outside.items()},
+        "load_average": load or {},
     }
 
 
