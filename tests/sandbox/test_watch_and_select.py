@@ -9,6 +9,7 @@ transitions (ADDED/DELETED when an object starts or stops matching), timeoutSeco
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import pytest
 from kubernetes.client import ApiClient, ApiException
@@ -146,3 +147,32 @@ def test_watch_from_compacted_version_is_410() -> None:
             assert "too old resource version" in str(caught.value.reason)
         finally:
             client.close()
+
+
+def _relabel(co: Custom, name: str, labels: dict[str, str | None]) -> None:
+    co.patch_namespaced_custom_object(*BMH, name, {"metadata": {"labels": labels}})
+
+
+@pytest.mark.parametrize(
+    ("change", "selector", "expected"),
+    [
+        pytest.param(lambda co: _relabel(co, "a", {"env": "dev"}), "env=prod", [], id="moved-off"),
+        pytest.param(
+            lambda co: _relabel(co, "c", {"env": "prod"}), "env=prod", ["a", "c"], id="moved-on"
+        ),
+        pytest.param(lambda co: _relabel(co, "a", {"env": None}), "env=prod", [], id="removed"),
+        pytest.param(
+            lambda co: co.delete_namespaced_custom_object(*BMH, "a"), "env=prod", [], id="deleted"
+        ),
+        pytest.param(
+            lambda co: _relabel(co, "b", {"tier": "1"}), "env=dev,tier=1", ["b"], id="both-required"
+        ),
+    ],
+)
+def test_an_equality_selector_lists_what_the_labels_say_now(
+    co: Custom, change: Callable[[Custom], object], selector: str, expected: list[str]
+) -> None:
+    """The store lists a selector's `key=value` candidates from its label index
+    (`apiserver.label_index`); after each change the answer is still what a scan would give."""
+    change(co)
+    assert _names(co, label_selector=selector) == expected

@@ -17,11 +17,11 @@ from dhcpless.chain.decide.heal import PoolMark, may_have_room
 from dhcpless.chain.hints import Decided, Rooms
 from dhcpless.models import IPClaim, IPPool
 
-SEEN = PoolMark("u1", 1, frozenset({hash(("a", "10.0.0.1"))}))
+SEEN = PoolMark("u1", 1, heal.held([("a", "10.0.0.1")]))
 
 
 def mark(uid: str = "u1", generation: int = 1, **held: str) -> PoolMark:
-    return PoolMark(uid, generation, frozenset(hash(entry) for entry in held.items()))
+    return PoolMark(uid, generation, heal.held(held.items()))
 
 
 @pytest.mark.parametrize(

@@ -233,3 +233,27 @@ def test_candidates(entry: dict[str, Any], expected: list[str]) -> None:
 )
 def test_address_name(prefix: str, address: str, name: str) -> None:
     assert address_name(prefix, address) == name
+
+
+@pytest.mark.parametrize(
+    "freed",
+    [pytest.param(None, id="only-taken"), pytest.param("192.168.0.11", id="one-freed")],
+)
+def test_a_cursor_gives_what_a_scan_from_the_start_gives(freed: str | None) -> None:
+    """The IPAM stand-in keeps a scan's position within one reconcile (`cursors`, cleared
+    when an address is freed): the addresses it hands out are a full scan's."""
+    spec = pool(pools=[{"start": "192.168.0.10", "end": "192.168.0.13"}, {"start": "10.0.0.5"}])
+    scanned: set[IP] = set()
+    cursored: set[IP] = set()
+    cursors: dict[int, IP] = {}
+    for index in range(8):
+        if freed is not None and index == 4:
+            scanned.discard(ipaddress.ip_address(freed))
+            cursored.discard(ipaddress.ip_address(freed))
+            cursors.clear()
+        full = allocate(spec, f"c{index}", None, scanned)
+        fast = allocate(spec, f"c{index}", None, cursored, cursors=cursors)
+        assert fast == full
+        scanned.add(ipaddress.ip_address(full.address))
+        cursored.add(ipaddress.ip_address(fast.address))
+    assert cursors  # the scan's position was kept

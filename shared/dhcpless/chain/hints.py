@@ -14,13 +14,13 @@ whatever they say, so forgetting costs a read, never a retry or a check.
   that run renders and releases; each later answer's event brings nothing the run had not
   seen. An event is skipped only when its claim is at the very version
   (`metadata.resourceVersion`, compared for equality only, as the API allows) that a run which
-  returned normally listed.
+  returned normally listed. Versions are compared by their hashes (issue 28): a collision,
+  odds of one in 2^64 per event, would skip one event, which the next resync tick makes up.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
@@ -62,28 +62,30 @@ def _key(claim: IPClaim) -> int:
 
 
 class Decided:
-    """Claim (namespace, name), hashed -> the version a finished run listed; thread-safe."""
+    """Claim (namespace, name), hashed -> the version a finished run listed, hashed too (two
+    ints an entry in a plain dict, oldest first: a third of an ordered dict of strings);
+    thread-safe."""
 
     def __init__(self, limit: int = LIMIT) -> None:
         self._lock = threading.Lock()
-        self._seen: OrderedDict[int, str] = OrderedDict()
+        self._seen: dict[int, int] = {}
         self._limit = limit
 
     def covers(self, claim: IPClaim) -> bool:
         """True when a finished run listed this claim at this very version."""
         version = claim.metadata.resource_version
         with self._lock:
-            return bool(version) and self._seen.get(_key(claim)) == version
+            return bool(version) and self._seen.get(_key(claim)) == hash(version)
 
     def record(self, listed: Iterable[IPClaim]) -> None:
         """Call only after the run that listed these claims returned normally."""
         with self._lock:
             for claim in listed:
                 if claim.metadata.resource_version:
-                    self._seen[_key(claim)] = claim.metadata.resource_version
-                    self._seen.move_to_end(_key(claim))
+                    self._seen.pop(_key(claim), None)  # the most recent last
+                    self._seen[_key(claim)] = hash(claim.metadata.resource_version)
             while len(self._seen) > self._limit:
-                self._seen.popitem(last=False)
+                del self._seen[next(iter(self._seen))]
 
 
 @dataclass(frozen=True)

@@ -46,9 +46,11 @@ class Informer:
         self.api, self.res, self.namespace = api, res, namespace
         self.keep, self.limit = kept.keep_for(res), kept.limit_for(res)
         """What of each object is held, and how many (`kube.kept`)."""
+        self.packer = kept.Packer()
+        """How a bounded kind's objects are held (`kube.kept.Packer`)."""
         self.version = ""
         self._items: dict[str, Raw | bytes] = {}
-        """By name; a bounded kind's objects packed (`kube.kept.pack`)."""
+        """By name; a bounded kind's objects packed (`packer`)."""
         self._lock = threading.Lock()
         self.synced, self.stopped = threading.Event(), threading.Event()
         self.tried = threading.Event()
@@ -76,13 +78,14 @@ class Informer:
         """A copy of the objects by name; None when not synced (read directly instead)."""
         with self._lock:
             held = dict(self._items) if self._answers() else None
-        return None if held is None else {name: kept.unpack(obj) for name, obj in held.items()}
+        unpack = self.packer.unpack
+        return None if held is None else {name: unpack(obj) for name, obj in held.items()}
 
     def find(self, name: str) -> Raw | None:
         """One object by name; None when not held or not synced (read directly instead)."""
         with self._lock:
             found = self._items.get(name) if self._answers() else None
-        return None if found is None else kept.unpack(found)
+        return None if found is None else self.packer.unpack(found)
 
     def _answers(self) -> bool:
         """Synced and heard from lately (lock held)."""
@@ -123,7 +126,7 @@ class Informer:
         seconds = random.randint(*WATCH_SECONDS)
         self.watches += 1
         stream = watchstream.watch(
-            self.api, self.res, self.namespace, self.version, seconds, self._opened
+            self.api, self.res, self.namespace, self.version, seconds, self._opened, self.keep
         )
         for event in stream:
             if self.stopped.is_set():
@@ -151,7 +154,7 @@ class Informer:
                 name = str(meta.get("name"))
                 self._items.pop(name, None)  # the most recent last (`_trim` drops the oldest)
                 obj = self.keep(event.object)
-                self._items[name] = obj if self.limit is None else kept.pack(obj)
+                self._items[name] = obj if self.limit is None else self.packer.pack(obj)
                 self._trim()
             elif event.type == "DELETED":
                 self._items.pop(str(meta.get("name")), None)

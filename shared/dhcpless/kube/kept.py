@@ -12,14 +12,17 @@ and `managedFields` name every claim. What the chain reads of a cached object:
   resourceVersion, ownerReferences: `chain.gather.lookup.made_for`), and only the most recent
   `ADDRESS_LIMIT` of them: the copy the chain wants is the one IPAM made for a claim it just
   answered, and a name the cache does not hold is read directly (`kube.cached.cached_find`),
-  so an older address costs one read, never a wrong answer. They are held packed as compact
-  JSON (`pack`), unpacked on read: a dict of dicts costs five times the bytes.
+  so an older address costs one read, never a wrong answer. They are held packed (`Packer`):
+  compact JSON, deflated against the first address the cache packed, unpacked on read. A dict
+  of dicts costs five times the compact JSON's bytes, and that JSON six times the deflated
+  bytes: the addresses of one pool share every string but their names, UIDs and IP.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import zlib
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -31,7 +34,7 @@ Keep = Callable[[Raw], Raw]
 ADDRESS_LIMIT: Final = 4096
 """IPAddresses held, the most recently added or changed: more than the claims a batch has in
 flight between IPAM's answer and its event's delivery (a 2,000-host batch under the
-synchronous broker had more than 1,024), packed (`pack`: about 400 bytes each)."""
+synchronous broker had more than 1,024), packed (`Packer`: about 100 bytes each)."""
 ADDRESS_META: Final = ("name", "namespace", "uid", "resourceVersion", "ownerReferences")
 INTERNED: Final = ("namespace", "apiVersion", "kind")
 """Strings every object repeats: one copy each (`sys.intern`)."""
@@ -84,12 +87,28 @@ def pack(obj: Raw) -> bytes:
     return json.dumps(obj, separators=(",", ":")).encode()
 
 
-def unpack(held: Raw | bytes) -> Raw:
-    """A held object as the reader wants it (a packed one decoded afresh: never shared)."""
-    if isinstance(held, bytes):
-        loaded: Raw = json.loads(held)
-        return loaded
-    return held
+class Packer:
+    """One informer's packing: compact JSON deflated (raw deflate, zlib) against a preset
+    dictionary, the first object it packed, kept for the informer's life. About 100 bytes an
+    IPAddress instead of 670, for some 10 µs a pack and an unpack."""
+
+    def __init__(self) -> None:
+        self.dictionary = b""
+
+    def pack(self, obj: Raw) -> bytes:
+        """Call under the informer's lock (the first call sets the dictionary)."""
+        text = pack(obj)
+        self.dictionary = self.dictionary or text
+        deflate = zlib.compressobj(6, zlib.DEFLATED, -15, zdict=self.dictionary)
+        return deflate.compress(text) + deflate.flush()
+
+    def unpack(self, held: Raw | bytes) -> Raw:
+        """A held object as the reader wants it (a packed one decoded afresh: never shared)."""
+        if isinstance(held, bytes):
+            inflate = zlib.decompressobj(-15, zdict=self.dictionary)
+            loaded: Raw = json.loads(inflate.decompress(held) + inflate.flush())
+            return loaded
+        return held
 
 
 def keep_for(res: Resource[Any]) -> Keep:

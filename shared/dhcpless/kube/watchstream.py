@@ -20,7 +20,7 @@ from typing import Any, Final
 from kubernetes.client import ApiClient
 
 from dhcpless.errors import Transient
-from dhcpless.kube import core
+from dhcpless.kube import core, large
 from dhcpless.kube.resources import Resource
 
 Raw = Mapping[str, Any]
@@ -91,17 +91,23 @@ def watch(
     since: str,
     seconds: int,
     opened: Callable[[Any], None] = lambda _: None,
+    keep: Callable[[Raw], Raw] = lambda obj: obj,
 ) -> Iterator[WatchEvent]:
     """The events of one WATCH from `since` until the server ends it (`timeoutSeconds`).
     An ERROR event with code 410 raises `Expired`; any other ERROR a `Transient`. `opened`
-    gets the live response (closing it from another thread ends the stream at once)."""
+    gets the live response (closing it from another thread ends the stream at once). Each
+    object passes through `keep` as it is decoded, one large document at a time in the process
+    (`kube.large`), so a large one is trimmed before anything else large is decoded."""
     query = {"watch": "true", "resourceVersion": since, "allowWatchBookmarks": "true"}
     query |= {"timeoutSeconds": str(seconds)}
     response = _open(api, res.path(namespace, False), namespace, query, seconds)
     opened(response)
     try:
         for line in _lines(response):
-            yield _event(json.loads(line))
+            with large.one_at_a_time(len(line)):  # the object trimmed before the next decode
+                event = _event(json.loads(line), keep)
+            del line
+            yield event
     finally:
         response.response.release_conn()
 
@@ -134,21 +140,28 @@ def interrupt(response: Any) -> None:
 
 
 def _lines(response: Any) -> Iterator[bytes]:
-    """Newline-delimited JSON from the chunked body, as it arrives."""
-    pending = b""
+    """Newline-delimited JSON from the chunked body, as it arrives. A line's chunks are joined
+    once, at its end: adding each chunk to what was pending copied a long line (a large
+    pool's event is a hundred chunks) once per chunk."""
+    parts: list[bytes] = []
     for chunk in response.response.stream(4096, decode_content=True):
-        pending += chunk
-        *done, pending = pending.split(b"\n")
-        yield from (line for line in done if line.strip())
-    if pending.strip():
-        yield pending
+        start = 0
+        while (end := chunk.find(b"\n", start)) >= 0:
+            parts.append(chunk[start:end])
+            line, parts, start = b"".join(parts), [], end + 1
+            if line.strip():
+                yield line
+        if start < len(chunk):
+            parts.append(chunk[start:])
+    if (tail := b"".join(parts)).strip():
+        yield tail
 
 
-def _event(raw: object) -> WatchEvent:
+def _event(raw: object, keep: Callable[[Raw], Raw] = lambda obj: obj) -> WatchEvent:
     if not isinstance(raw, Mapping) or not isinstance(raw.get("object"), Mapping):
         raise Transient("watch event without an object")
-    event = WatchEvent(str(raw.get("type") or ""), raw["object"])
-    if event.type == "ERROR":
-        code, message = event.object.get("code"), str(event.object.get("message") or "")
+    kind, obj = str(raw.get("type") or ""), raw["object"]
+    if kind == "ERROR":
+        code, message = obj.get("code"), str(obj.get("message") or "")
         raise Expired(message) if code == 410 else Transient(f"watch error {code}: {message}")
-    return event
+    return WatchEvent(kind, obj if kind == "BOOKMARK" else keep(obj))

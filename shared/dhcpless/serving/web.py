@@ -6,7 +6,8 @@ is chosen for Knative's delivery rules (knative.md §c): 413 for a body above th
 when done or nothing to do, 400 with a short text for input we will never accept (not
 retried), 503 for anything that may work next time (retried). Never a 2xx with a body (the
 broker would turn it into a 502), never 404/408/409/429 for a permanent failure (Knative
-retries those).
+retries those). A large event (an IPPool's, whose status names every claim) is decoded and
+handled while no other large document is decoded in the process (`kube.large`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from werkzeug.exceptions import HTTPException
 
 from dhcpless import errors, limits
 from dhcpless.keys import FunctionName
+from dhcpless.kube import large
 from dhcpless.serving import delivery, events
 from dhcpless.serving.retrying import Deferred, retrying
 from dhcpless.settings import Settings as Settings  # re-exported: `web.Settings` callers
@@ -41,9 +43,12 @@ def create_function_app(name: FunctionName, handler: Handler, settings: Settings
 
     @app.post("/")
     def receive() -> Response:
-        cloudevent = events.read_cloudevent(dict(request.headers), request_body())
-        delivery.begin(cloudevent)
-        handler(cloudevent)
+        body = request_body()
+        with large.one_at_a_time(len(body)):  # its objects live until the handler returns
+            cloudevent = events.read_cloudevent(dict(request.headers), body)
+            del body
+            delivery.begin(cloudevent)
+            handler(cloudevent)
         return Response(status=204)
 
     delivery.install(app)

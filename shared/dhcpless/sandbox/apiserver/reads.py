@@ -12,6 +12,7 @@ from dhcpless.sandbox.apiserver import tables
 from dhcpless.sandbox.apiserver.api import Api
 from dhcpless.sandbox.apiserver.call import DEFAULT_WATCH_SECONDS, Call, Response
 from dhcpless.sandbox.apiserver.selectors import (
+    Op,
     fields_match,
     labels_match,
     parse_fields,
@@ -59,6 +60,13 @@ def matcher(call: Call) -> Callable[[JSON], bool]:
     return matches
 
 
+def _equalities(call: Call) -> list[tuple[str, str]]:
+    """The selector's `key=value` requirements: the store lists only objects that may carry
+    them (`label_index`), and `matcher` still checks every one it lists."""
+    required = parse_labels(call.q.get("labelSelector", ""))
+    return [(r.key, next(iter(r.values))) for r in required if r.op is Op.EQUALS]
+
+
 def _render(call: Call) -> Callable[[JSON], JSON]:
     if not tables.wants_table(call.accept):
         return lambda obj: obj
@@ -101,7 +109,8 @@ def list_(api: Api, call: Call) -> Response:
     matches, ns = matcher(call), call.info.namespace or None
     with api.store.lock:
         rv = str(api.store.resource_version)
-        objs = [o for o in api.store.listing(call.rt.storage_key, ns) if matches(o)]
+        listed = api.store.listing(call.rt.storage_key, ns, _equalities(call))
+        objs = [o for o in listed if matches(o)]
     items, meta = _page(call, [{**o, "apiVersion": call.rt.api_version} for o in objs], rv)
     if tables.wants_table(call.accept):
         return Response(

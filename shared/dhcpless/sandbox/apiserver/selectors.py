@@ -8,9 +8,10 @@ objects without the key, as the real server does. Bad syntax is a 400, never a s
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from dhcpless.sandbox.apiserver import names
 from dhcpless.sandbox.apiserver.status import bad_request
@@ -34,24 +35,26 @@ class Requirement:
     values: frozenset[str] = frozenset()
 
     def matches(self, labels: Mapping[str, str]) -> bool:
-        has, value = self.key in labels, labels.get(self.key, "")
-        checks: dict[Op, Callable[[], bool]] = {
-            Op.EQUALS: lambda: has and value in self.values,
-            Op.IN: lambda: has and value in self.values,
-            Op.NOT_EQUALS: lambda: not has or value not in self.values,
-            Op.NOT_IN: lambda: not has or value not in self.values,
-            Op.EXISTS: lambda: has,
-            Op.DOES_NOT_EXIST: lambda: not has,
-            Op.GREATER: lambda: has and self._compare(value),
-            Op.LESS: lambda: has and self._compare(value),
-        }
-        return checks[self.op]()
+        """Plain tests, no table of closures: a label-selected LIST runs this for every object
+        of the kind (a host's claims among a 5,000-host fleet's: issue 28)."""
+        op, value = self.op, labels.get(self.key)
+        if op in _MEMBER:
+            return value is not None and value in self.values
+        if op in _NOT_MEMBER:
+            return value is None or value not in self.values
+        if op is Op.EXISTS or op is Op.DOES_NOT_EXIST:
+            return (value is not None) is (op is Op.EXISTS)
+        return value is not None and self._compare(value)
 
     def _compare(self, value: str) -> bool:
         number, bound = _int(value), int(next(iter(self.values)))
         if number is None:
             return False
         return number > bound if self.op is Op.GREATER else number < bound
+
+
+_MEMBER: Final = frozenset({Op.EQUALS, Op.IN})
+_NOT_MEMBER: Final = frozenset({Op.NOT_EQUALS, Op.NOT_IN})
 
 
 def _int(text: str) -> int | None:

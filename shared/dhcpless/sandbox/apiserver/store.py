@@ -12,11 +12,12 @@ from __future__ import annotations
 import queue
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from dhcpless.sandbox.apiserver.label_index import LabelIndex
 from dhcpless.sandbox.apiserver.status import expired
 
 JSON = dict[str, Any]
@@ -80,6 +81,7 @@ class Store:
         self._log: deque[Event] = deque(maxlen=history)
         self._compacted = 0
         self._watchers: set[Watcher] = set()
+        self._labels = LabelIndex()
 
     @property
     def resource_version(self) -> int:
@@ -90,10 +92,17 @@ class Store:
         with self.lock:
             return self._objects.get(key, {}).get(namespace, {}).get(name)
 
-    def listing(self, key: StorageKey, namespace: str | None) -> list[JSON]:
-        """Objects sorted by namespace and name, as etcd's key order gives them."""
+    def listing(
+        self, key: StorageKey, namespace: str | None, labels: Sequence[tuple[str, str]] = ()
+    ) -> list[JSON]:
+        """Objects sorted by namespace and name, as etcd's key order gives them. `labels`: only
+        candidates that may carry all of them (`label_index`: a superset, check each)."""
         with self.lock:
             spaces = self._objects.get(key, {})
+            if labels and namespace is not None:
+                objs = spaces.get(namespace, {})
+                picked = min((self._labels.names(key, namespace, *kv) for kv in labels), key=len)
+                return [objs[n] for n in sorted(picked) if n in objs]
             names = [namespace] if namespace is not None else sorted(spaces)
             return [spaces[ns][n] for ns in names if ns in spaces for n in sorted(spaces[ns])]
 
@@ -149,6 +158,7 @@ class Store:
         for obj, adding in ((old, False), (new, True)):
             if obj is None:
                 continue
+            self._labels.add(key, obj) if adding else self._labels.drop(key, obj)
             meta = _meta(obj)
             uid = meta["uid"]
             for ref in meta.get("ownerReferences") or []:

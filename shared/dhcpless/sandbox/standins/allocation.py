@@ -54,10 +54,16 @@ def allocate(
     requested: str | None,
     in_use: Set[IP],
     pick: Pick | None = None,
+    cursors: dict[int, IP] | None = None,
 ) -> Allocation:
     """Pick the address for `claim` exactly as IPAM's `allocateAddress` does.
 
     `in_use` holds every allocated address of the pool plus every pre-allocated one.
+    `cursors` (sequential pools): by entry index, the address a scan may start from, every
+    candidate before it being in use; the caller keeps it while `in_use` only grows (one
+    reconcile) and clears it when an address is freed. Starting there gives the address a scan
+    from the entry's start gives, without walking the pool's whole allocated prefix each time
+    (a 5,000-host batch spent a tenth of the sandbox's time walking it: issue 28).
     """
     requested_ip = parse_ip(requested)
     if requested and requested_ip is None:
@@ -69,7 +75,7 @@ def allocate(
     if requested_ip is not None and pre is not None and requested_ip != pre_ip:
         raise AllocationFailed("PreAllocation and requested ip address are conflicting")
     requested_seen = False
-    for entry in spec.pools:
+    for index, entry in enumerate(spec.pools):
         bounds = entry_range(entry)
         if pre is not None or requested_ip is not None:
             wanted = requested_ip if requested_ip is not None else pre_ip
@@ -78,8 +84,11 @@ def allocate(
             if found and wanted is not None and (pre is not None or wanted not in in_use):
                 return _allocation(spec, entry, wanted)
             continue
-        free = next((ip for ip in _scan(spec, entry, pick) if ip not in in_use), None)
+        start = None if cursors is None else cursors.get(index)
+        free = next((ip for ip in _scan(spec, entry, pick, start) if ip not in in_use), None)
         if free is not None:
+            if cursors is not None and not _random(spec, pick):
+                cursors[index] = free
             return _allocation(spec, entry, free)
     if requested_seen:
         raise AllocationFailed("Requested IP not available")
@@ -88,10 +97,15 @@ def allocate(
     raise AllocationFailed("Exhausted IP Pools")
 
 
-def _scan(spec: PoolSpec, entry: PoolEntry, pick: Pick | None) -> Iterator[IP]:
-    """An entry's candidates in the order the pool's strategy scans them."""
-    if spec.allocation_strategy is not AllocationStrategy.RANDOM or pick is None:
-        return candidates(entry)
+def _random(spec: PoolSpec, pick: Pick | None) -> bool:
+    return spec.allocation_strategy is AllocationStrategy.RANDOM and pick is not None
+
+
+def _scan(spec: PoolSpec, entry: PoolEntry, pick: Pick | None, begin: IP | None) -> Iterator[IP]:
+    """An entry's candidates in the order the pool's strategy scans them (sequential: from
+    `begin`, when given, every earlier candidate being in use)."""
+    if pick is None or not _random(spec, pick):
+        return candidates(entry, begin)
     found = list(itertools.islice(candidates(entry), RANDOM_SCAN_LIMIT))
     start = pick(len(found)) if found else 0
     return iter(found[start:] + found[:start])

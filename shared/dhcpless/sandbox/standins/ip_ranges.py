@@ -53,10 +53,13 @@ def entry_range(entry: PoolEntry) -> Range | None:
     return Range(first, last, network)
 
 
-def candidates(entry: PoolEntry) -> Iterator[IP]:
-    """Every address an entry can hand out, in IPAM's sequential order."""
+def candidates(entry: PoolEntry, start: IP | None = None) -> Iterator[IP]:
+    """Every address an entry can hand out, in IPAM's sequential order (from `start`, when
+    it is one of them)."""
     bounds = entry_range(entry)
     ip = bounds.first if bounds else None
+    if bounds is not None and start is not None and bounds.contains(start):
+        ip = start
     while bounds is not None and ip is not None and bounds.contains(ip):
         yield ip
         try:

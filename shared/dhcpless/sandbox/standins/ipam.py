@@ -131,7 +131,7 @@ class IPAMController(Controller[PoolKey]):
                 time.sleep(self.delay)
             requested = (claim["metadata"].get("annotations") or {}).get(REQUESTED_IP_ANNOTATION)
             pick = self._random.randrange
-            allocation = allocate(state.spec, name, requested, state.in_use, pick)
+            allocation = allocate(state.spec, name, requested, state.in_use, pick, state.cursors)
             if not self._create_address(state, claim, allocation):
                 return {}
             state.allocations[name] = allocation.address
@@ -162,6 +162,7 @@ class IPAMController(Controller[PoolKey]):
             released = parse_ip(state.allocations.pop(name))
             if released is not None and name not in state.spec.pre_allocations:
                 state.in_use.discard(released)
+                state.cursors.clear()  # a scan may find the freed address again
         self._objects.remove_finalizer("ipclaims", claim, keys.IPAM_CLAIM_FINALIZER)
 
     def _drop_address(self, namespace: str, name: str) -> None:

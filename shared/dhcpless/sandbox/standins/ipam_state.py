@@ -8,7 +8,7 @@ still need work, shape the IPAddress object for a new allocation, and compute th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -29,6 +29,8 @@ class PoolState:
     uid: str
     allocations: dict[str, str]
     in_use: set[IP]
+    cursors: dict[int, IP] = field(default_factory=dict)
+    """Where a sequential scan may start (`allocation.allocate`); cleared when one is freed."""
 
 
 def pool_state(pool: dict[str, Any], addresses: list[dict[str, Any]]) -> PoolState:

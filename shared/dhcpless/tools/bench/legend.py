@@ -22,12 +22,16 @@ GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("p50_seconds", "median of one host's creation to its unpause"),
             ("p95_seconds", "95th percentile of the same"),
             ("to_unpause_seconds", "each host's creation to unpause (in --json: every value)"),
+            ("load_average", "the machine's load (1, 5, 15 min) at the batch's start and end"),
         ),
     ),
     (
         "API work per host, against the minimum the work needs",
         (
-            ("writes_per_host", "writes by the functions (create/update/patch/delete)"),
+            (
+                "writes_per_host",
+                "writes by the functions, resync's too (create/update/patch/delete)",
+            ),
             ("min_writes_per_host", "the minimum: K IPClaims + 1 Secret + 1 host patch"),
             ("reads_per_host", "gets and lists by the functions"),
             ("reads_floor_per_host", "the minimum reads: 2K + 4"),
@@ -75,6 +79,7 @@ GROUPS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("pool_event_reads_in_batch", "the reads those pool events cost"),
             ("resync_ticks_in_batch", "PingSource ticks delivered to resync"),
             ("resync_requests_in_batch", "resync's reads and writes"),
+            ("resync_writes_in_batch", "of them writes (also in writes_per_host)"),
             ("redeliveries_in_batch", "second and later attempts of an event (0 when clean)"),
         ),
     ),

@@ -17,10 +17,11 @@ from dhcpless.tools.bench.count import Window
 OUTSIDE_KEYS = tuple(
     f"{name}_in_batch"
     for name in ("pool_events", "pool_event_reads", "resync_ticks", "resync_requests",
-                 "redeliveries")
+                 "redeliveries", "resync_writes")
 )  # fmt: skip
 """Work in the batch no host's chain causes (`bench_deliveries`): totals, kept out of the
-per-host counts so those are the chain's own and do not move with timing."""
+per-host counts so those are the chain's own and do not move with timing; but resync's writes
+are in `writes_per_host` too (`bench.count`), and `resync_writes_in_batch` says how many."""
 KEYS = (
     "broker_mode", "hosts", "pools", "unpaused", "seconds", "hosts_per_second", "p50_seconds",
     "p95_seconds",
@@ -32,7 +33,7 @@ KEYS = (
     "floor_requests_per_host", "function_seconds_per_request", "floor_seconds_per_request",
     "cpu_seconds_per_host", "floor_cold_start_seconds",
     "cold_start_ratio_to_floor", "reads_floor_per_host", "idle_requests", "cold_starts_in_batch",
-    "to_unpause_seconds", *OUTSIDE_KEYS,
+    "to_unpause_seconds", *OUTSIDE_KEYS, "load_average",
 )  # fmt: skip
 
 
@@ -48,7 +49,7 @@ def build(
     cold_ratios: dict[str, float],
     rss: dict[str, float], cold_starts_in_batch: dict[str, list[float]],
     handler_seconds: float, cpu_seconds: float, floor_samples: list[float],
-    floor_requests: dict[str, float],
+    floor_requests: dict[str, float], load: dict[str, list[float]] | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """`floor_seconds_per_host` is the loaded floor (the mean of `floor_samples`, taken during
     the batch: `bench_floor_live`); `floor_seconds` the idle floor of every host after it.
@@ -107,6 +108,7 @@ def build(
         "cold_starts_in_batch": cold_starts_in_batch,
         "to_unpause_seconds": [round(t, 3) for t in to_unpause],
         **{f"{name}_in_batch": count for name, count in batch.outside.items()},
+        "load_average": load or {},
     }
 
 

@@ -10,6 +10,7 @@ idle floor (`bench_floor`). The report and its keys are `bench_report`'s.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 import time
@@ -129,13 +130,14 @@ def _phases(
     watch.start()
     start, calls0, costs0 = world.sandbox.audit.total, _calls(world), world.costs()
     world.rephase_resync()
-    registered, began = {}, time.monotonic()
+    registered, began, load = {}, time.monotonic(), {"batch_start": load_average()}
     live.go()
     for obj in bench_inventory.hosts(hosts):
         create(admin, [obj])
         registered[obj["metadata"]["name"]] = time.monotonic()
     watch.wait_for(hosts, timeout=sizing.unpause_seconds(hosts))
     seconds = max(watch.unpaused.values(), default=time.monotonic()) - began
+    load["batch_end"] = load_average()
     handler, cpu = world.costs().since(costs0)
     floor_samples = live.stop()
     batch_end, calls1 = world.sandbox.audit.total, _calls(world)
@@ -159,12 +161,17 @@ def _phases(
         lifecycle=window(records[batch_end:life_end], calls2 - calls1),
         idle=window(records[life_end:idle_end], calls3 - calls2),
         cold=cold.seconds, cold_ratios=cold.ratio_to_floor, rss=rss,
-        cold_starts_in_batch=_cold_starts(world),
+        cold_starts_in_batch=_cold_starts(world), load=load,
         handler_seconds=handler, cpu_seconds=cpu, floor_samples=floor_samples,
         floor_requests=of_identity(
             records[start:batch_end], bench_floor_live.IDENTITY, len(floor_samples)
         ),
     )  # fmt: skip
+
+
+def load_average() -> list[float]:
+    """The machine's 1-, 5- and 15-minute load averages (times depend on them; counts do not)."""
+    return [round(x, 2) for x in os.getloadavg()]
 
 
 def _calls(world: ProcessWorld) -> Counter[Cause]:
