@@ -66,9 +66,22 @@ def act(actions: Sequence[Action], kube: Kube, settings: Reporting, host: BareMe
     said = "; ".join(summary(a) for a in actions) or "nothing to do"
     tracing.bind_host(host.namespace, host.name)
     log.info("host %s/%s: %s", host.namespace, host.name, said)
-    for action in actions:
-        if not isinstance(action, RecordEvent):
-            perform(action, kube)
+    writes = [i for i, action in enumerate(actions) if not isinstance(action, RecordEvent)]
+    for done, index in enumerate(writes):
+        try:
+            perform(actions[index], kube)
+        except Exception:
+            if done:  # what was written stays written: say so, though a later write failed
+                _say(actions[:index], kube, settings)
+            raise
+    _say(actions, kube, settings)
+
+
+def _say(actions: Sequence[Action], kube: Kube, settings: Reporting) -> None:
+    """Post the Events among `actions`. On a failed write, the Events decided before it are
+    posted when an earlier write was done: the retry finds that write in place (a re-rendered
+    Secret now matches) and would not decide, nor say, them again. Events are named by their
+    decision, so one the retry does decide again is not posted twice."""
     for action in actions:
         if isinstance(action, RecordEvent) and settings.record_events:
             recorder.record(kube, action.host, action.reason, action.message, settings.component)
