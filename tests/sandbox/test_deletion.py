@@ -242,3 +242,42 @@ def test_foreground_cascades_in_foreground_to_grandchildren(co: Custom) -> None:
     assert _exists(co, "top") and get_host(co, "leaf")["metadata"]["deletionTimestamp"]
     co.patch_namespaced_custom_object(*BMH, "leaf", {"metadata": {"finalizers": None}})
     assert not any(_exists(co, n) for n in ("leaf", "child", "top"))
+
+
+@pytest.mark.parametrize(
+    ("owners", "finalizers", "survives", "left"),
+    [
+        pytest.param(["gone"], [], False, [], id="only-owner-gone-deleted"),
+        pytest.param(["gone"], ["a/b"], True, ["gone"], id="finalizer-holds-it-terminating"),
+        pytest.param(["gone", "live"], [], True, ["live"], id="live-owner-keeps-it-stripped"),
+        pytest.param(["live"], [], True, ["live"], id="live-owner-untouched"),
+    ],
+)  # fmt: skip
+def test_an_object_created_after_its_owner_was_deleted_is_collected(
+    co: Custom, owners: list[str], finalizers: list[str], survives: bool, left: list[str]
+) -> None:
+    """kubernetes `graph_builder.go` `processGraphChanges`: an object added with an owner
+    that is not there gets it as a virtual node; `attemptToDeleteItem` finds it absent and
+    the dependent, with no live owner (`classifyReferences`), is deleted (a finalizer holds it
+    terminating); one with a live owner only loses the dangling reference."""
+    found = {name: create_host(co, name) for name in ("gone", "live")}
+    co.delete_namespaced_custom_object(*BMH, "gone")  # removed: its UID is absent now
+    refs = [_owner_ref(found[name]) for name in owners]
+    body = {"name": "late", "ownerReferences": refs, "finalizers": finalizers}
+    created = create_host(co, "late", metadata=body)
+    assert created["metadata"]["name"] == "late"  # the create itself succeeds, as with the GC
+    assert _exists(co, "late") is survives
+    if survives:
+        kept = get_host(co, "late")["metadata"]
+        assert [r["name"] for r in kept.get("ownerReferences") or []] == left
+        assert bool(kept.get("deletionTimestamp")) is bool(finalizers)
+
+
+def test_owners_given_by_an_update_are_judged_too(co: Custom) -> None:
+    """An update that adds an owner that is gone is a graph change like a create."""
+    gone = create_host(co, "gone")
+    co.delete_namespaced_custom_object(*BMH, "gone")
+    create_host(co, "late")
+    patch = {"metadata": {"ownerReferences": [_owner_ref(gone)]}}
+    co.patch_namespaced_custom_object(*BMH, "late", patch)
+    assert not _exists(co, "late")

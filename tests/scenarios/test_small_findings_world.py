@@ -37,7 +37,7 @@ from dhcpless.sandbox.apiserver.rbac import SERVICE_ACCOUNT_PREFIX
 from dhcpless.tools.demo.inventory import POOL
 from tests.scenarios import tenant_steps as steps
 from tests.scenarios.world_run import NS, Obj, Run, judged, objects, scenario_world
-from tests.support.waits import eventually
+from tests.support.waits import eventually, stays
 
 pytestmark = pytest.mark.slow
 MODES = [pytest.param(False, id="fault-free"), pytest.param(True, id="chaos")]
@@ -64,11 +64,14 @@ def _corner(annotation: str | None, data_name: str | None, reason: str) -> Scena
             host["spec"]["preprovisioningNetworkDataName"] = data_name
         run.create([*setup, host])
         eventually(lambda: _warned(run, HOST, reason), 60, f"{reason} on host-000")
-        found = run.host(HOST) or {"metadata": {}}
-        assert (found["metadata"].get("annotations") or {}).get(keys.PAUSED_ANNOTATION) == (
-            annotation if annotation is not None else keys.PREPROVISIONING_PAUSE
-        )  # nothing of ours released it
-        assert run.wire_of(HOST) == ()
+        pause = annotation if annotation is not None else keys.PREPROVISIONING_PAUSE
+
+        def untouched() -> bool:  # nothing of ours released it, no machine came up
+            found = run.host(HOST) or {"metadata": {}}
+            paused = (found["metadata"].get("annotations") or {}).get(keys.PAUSED_ANNOTATION)
+            return paused == pause and run.wire_of(HOST) == ()
+
+        stays(untouched, 2.0, "host-000 paused, as the user left it")
 
     return scenario
 

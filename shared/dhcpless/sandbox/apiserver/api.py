@@ -12,13 +12,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from dhcpless.sandbox.apiserver import (
-    admission,
-    fieldmanager,
-    meta,
-    names,
-    update_rules,
-)
+from dhcpless.sandbox.apiserver import admission, fieldmanager, meta, names, update_rules
 from dhcpless.sandbox.apiserver.admission import WriteOptions
 from dhcpless.sandbox.apiserver.admission_request import AdmissionRequest, Plugins
 from dhcpless.sandbox.apiserver.core_kinds import WRITE_RULES
@@ -54,6 +48,7 @@ class Api(Creating):
         self.registry, self.store = registry, store
         self.rules = dict(WRITE_RULES)
         self.after_write: dict[tuple[str, str], Hook] = {}
+        self.written_hooks: list[Hook] = []  # after every commit (the GC: `lifecycle`)
         self.removed_hooks: list[Callable[[tuple[str, str], JSON], None]] = []
         self.plugins = Plugins()
 
@@ -174,7 +169,7 @@ class Api(Creating):
         if opts.dry_run:
             return present(obj, rt)
         stored = self.store.put(rt.storage_key, obj, old)
-        if hook := self.after_write.get(rt.storage_key):
+        for hook in filter(None, (self.after_write.get(rt.storage_key), *self.written_hooks)):
             hook(stored, old)
         return present(stored, rt)
 

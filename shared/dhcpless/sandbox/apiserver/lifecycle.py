@@ -116,10 +116,10 @@ def _collect_dependents(api: Api, owner: JSON) -> None:
     for dep_uid in api.store.dependents(owner["metadata"]["uid"]):
         dep, key = api.store.by_uid(dep_uid), api.store.key_of(dep_uid)
         if dep is not None and key is not None:
-            _attempt_to_delete(api, key, dep)
+            attempt_to_delete(api, key, dep)
 
 
-def _classify(api: Api, dep: JSON) -> tuple[list[str], list[str], list[str]]:
+def classify(api: Api, dep: JSON) -> tuple[list[str], list[str], list[str]]:
     """`dep`'s owner UIDs as kubernetes `pkg/controller/garbagecollector/garbagecollector.go`
     `classifyReferences` sorts them: solid (live), dangling (absent), waiting (terminating
     with `foregroundDeletion`)."""
@@ -133,7 +133,7 @@ def _classify(api: Api, dep: JSON) -> tuple[list[str], list[str], list[str]]:
     return found
 
 
-def _attempt_to_delete(api: Api, key: StorageKey, dep: JSON) -> None:
+def attempt_to_delete(api: Api, key: StorageKey, dep: JSON) -> None:
     """`garbagecollector.go` `attemptToDeleteItem`: a dependent with a live owner keeps living,
     its dangling and waiting references stripped (a foreground owner's dependent that has
     another live owner is not deleted); else it is deleted, in foreground when a foreground
@@ -141,7 +141,7 @@ def _attempt_to_delete(api: Api, key: StorageKey, dep: JSON) -> None:
     rt = type_for(api, key)
     if rt is None:
         return
-    solid, dangling, waiting = _classify(api, dep)
+    solid, dangling, waiting = classify(api, dep)
     if solid:
         if dangling or waiting:
             _strip_owners(api, key, dep, set(dangling) | set(waiting))

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from dhcpless.sandbox.apiserver import crds, lifecycle, policies, rbac_live
+from dhcpless.sandbox.apiserver import crds, orphans, policies, rbac_live
 from dhcpless.sandbox.apiserver.admission import WriteOptions
 from dhcpless.sandbox.apiserver.api import Api
 from dhcpless.sandbox.apiserver.audit import Audit
@@ -91,7 +91,7 @@ class SandboxServer:
             self.registry.add(rt)
         crds.install(self.api)
         policies.install(self.api)
-        lifecycle.on_removed(self.api)
+        orphans.install(self.api)  # the GC and the namespace controller
         self.audit = Audit()
         self.tokens: dict[str, str] = {}
         self.authorize: Callable[[RequestInfo], bool] = lambda info: True
