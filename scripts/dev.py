@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -137,8 +138,22 @@ def task_test(args: list[str]) -> int:
     """
     if not _prerequisites_met():
         return 2
+    _netns_packages()
     pytest: tuple[str | Path, ...] = (BIN / "python", "-m", "pytest", *PARALLEL, *args)
     return task_lint([]) or _run(*pytest, bytecode=True)
+
+
+def _netns_packages() -> None:
+    """The Debian packages of the netns tier (scripts/netns_packages.py), installed when
+    missing and possible; otherwise say why (that tier then skips or fails, naming them)."""
+    path = ROOT / "scripts" / "netns_packages.py"
+    spec = importlib.util.spec_from_file_location("netns_packages", path)
+    if spec is None or spec.loader is None or not path.is_file():
+        return
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if problem := module.ensure():
+        print(f"dev.py: {problem}", file=sys.stderr)
 
 
 def task_fast(args: list[str]) -> int:

@@ -84,7 +84,7 @@ def shared_crds_dir() -> Path:
     return upstream.required(upstream.CRDS)
 
 
-SLOW_MARKERS = frozenset({"e2e", "kubectl", "bench"})
+SLOW_MARKERS = frozenset({"e2e", "kubectl", "bench", "netns"})
 """Tests with these markers start a whole world, a subprocess or kubectl: the slow tier."""
 
 SLOW_PATHS = (

@@ -38,9 +38,12 @@ REFUSALS = frozenset(
         Reason.SECRET_INVALID,
         Reason.SECRET_UNUSABLE,
         Reason.NAME_TOO_LONG,
+        Reason.BMC_BOOTS_BY_PXE,
+        Reason.UNKNOWN_BMC_DRIVER,
     }
 )
-"""Waiting reasons that are a validation refusal: a person must fix an object."""
+"""Waiting reasons that are a validation refusal: a person must fix an object (a template, a
+Secret, the host's name or its BMC address)."""
 METRICS = {
     "dhcpless_hosts": "Hosts we manage, by state (waiting, released, inspecting, stuck, unpaused).",
     "dhcpless_hosts_waiting": "Paused hosts, by the reason their last decision gives.",

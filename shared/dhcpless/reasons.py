@@ -62,6 +62,10 @@ class Reason(StrEnum):
     """CAPM3's `<metal3data>-<pool>` is one of our claims (`chain.decide.collision`)."""
     LENDING_REFUSED = "LendingRefused"
     """CAPM3 would look at another host's claim first: nothing lent (`chain.decide.collision`)."""
+    BMC_BOOTS_BY_PXE = "BMCBootsByPXE"
+    """The host's BMC driver boots by PXE/iPXE: no static data reaches it (`chain.decide.bmc`)."""
+    UNKNOWN_BMC_DRIVER = "UnknownBMCDriver"
+    """A BMC driver BMO removed or never had: how it boots is unknown (`chain.decide.bmc`)."""
 
     @property
     def severity(self) -> Severity:

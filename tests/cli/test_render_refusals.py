@@ -141,3 +141,33 @@ def test_the_fixture_itself_is_accepted_by_both(tmp_path: Path, capsys: Any, ver
     assert _upstream_refusal(template) is None
     code, err = _render(tmp_path, template, capsys)
     assert (code, err) == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("address", "refused"),
+    [
+        pytest.param("ipmi://192.0.2.9", "BMC driver ipmi boots the ramdisk by network", id="ipmi"),
+        pytest.param(
+            "idrac-redfish://192.0.2.9/redfish/v1/Systems/System.Embedded.1",
+            "idrac-virtualmedia://192.0.2.9/redfish/v1/Systems/System.Embedded.1",
+            id="idrac-redfish",
+        ),
+        pytest.param("redfish-virtualmedia://192.0.2.9/redfish/v1/Systems/1", "", id="served"),
+    ],
+)
+def test_a_host_whose_bmc_boots_by_pxe_is_refused(
+    tmp_path: Path, capsys: Any, address: str, refused: str
+) -> None:
+    host = yaml.safe_load((FIXTURE / "host.yaml").read_text())
+    host["spec"]["bmc"] = {"address": address, "credentialsName": "node-1-bmc"}
+    (tmp_path / "host.yaml").write_text(yaml.safe_dump(host))
+    files = ["--host", str(tmp_path / "host.yaml"), "--addresses", str(FIXTURE / "addresses.yaml")]
+    template = str(FIXTURE / "template-v1beta2.yaml")
+    code = cli.main(["render", "--template", template, *files, "--ramdisk-profile", "nmstate"])
+    err = capsys.readouterr().err
+    if not refused:
+        assert (code, err) == (0, "")
+        return
+    assert code == 1 and err.count("\n") == 1, err
+    assert err.startswith("render: the functions would keep this host paused: ")
+    assert refused in err

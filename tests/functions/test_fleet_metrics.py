@@ -79,13 +79,15 @@ def _fail(sandbox: SandboxServer, claim: str) -> None:
 
 @pytest.fixture
 def batch() -> Iterator[tuple[SandboxServer, FlaskClient]]:
-    """Three hosts ticked until host-0 is released (bounded: a few ticks)."""
+    """Four hosts ticked until host-0 is released (bounded: a few ticks); host-3's BMC boots
+    by PXE, so it is never served."""
     with harness.running() as sandbox:
         for obj in (objects.POOL4, objects.POOL6, objects.data_template(objects.DUAL)):
             harness.put(sandbox, obj)
         for name in ("host-0", "host-2"):
             harness.put(sandbox, objects.host(name=name))
         harness.put(sandbox, objects.host(name="host-1", template="configmaps/x"))
+        harness.put(sandbox, objects.host(name="host-3", bmc="ipmi://192.0.2.9"))
         client = _client(sandbox)
         assert _ping(client) == 204  # claims for host-0 and host-2, InvalidTemplate for host-1
         _fail(sandbox, "host-2-pool6")
@@ -113,16 +115,16 @@ def test_the_batch_reads_back_from_metrics(batch: tuple[SandboxServer, FlaskClie
     assert response.status_code == 200 and response.mimetype == "text/plain"
     samples = parse(response.get_data(as_text=True))
     ns = objects.NS
-    assert value(samples, "dhcpless_hosts", namespace=ns, state="waiting") == 2
+    assert value(samples, "dhcpless_hosts", namespace=ns, state="waiting") == 3
     assert value(samples, "dhcpless_hosts", namespace=ns, state="released") == 1
     assert value(samples, "dhcpless_hosts", namespace=ns, state="stuck") == 0
     assert ("dhcpless_hosts", frozenset({("namespace", ns), ("state", "stuck")})) in samples
     assert value(samples, "dhcpless_hosts_waiting", namespace=ns, reason="InvalidTemplate") == 1
     assert value(samples, "dhcpless_hosts_waiting", namespace=ns, reason="ClaimFailed") == 1
     refused = {k: v for k, v in samples.items() if k[0] == "dhcpless_hosts_refused"}
-    assert refused == {
-        ("dhcpless_hosts_refused", frozenset({("namespace", ns), ("reason", "InvalidTemplate")})): 1
-    }
+    by_reason = {dict(labels)["reason"]: v for (_, labels), v in refused.items()}
+    assert by_reason == {"InvalidTemplate": 1, "BMCBootsByPXE": 1}
+    assert all(dict(labels)["namespace"] == ns for (_, labels) in refused)
     assert value(samples, "dhcpless_host_waiting_oldest_seconds", namespace=ns) >= 0
     assert value(samples, "dhcpless_resync_tick_timestamp_seconds") > 1.7e9
     assert {name for name, _ in samples} == set(fleet.METRICS)

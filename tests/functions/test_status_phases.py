@@ -5,7 +5,8 @@ Each host is built through the API of a sandbox: a render failure shows as "rend
 shows "paused again" (it used to show "rendered"); a host found through a hostSelector shows
 its template (it used to show "-"); the last reason is the latest Event even when two share a
 second (it used to be whichever was listed first); a host a template applies to that was never
-paused is listed as "not paused", while one past inspection or matching no template is not.
+paused is listed as "not paused", while one past inspection or matching no template is not; a
+host whose BMC boots by PXE shows "BMC boots by PXE".
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ def world() -> Iterator[SandboxServer]:
             repaused,
             objects.host("h-selector", template=None, labels=SELECTED),
             objects.host("h-same"),
+            objects.host("h-pxe", bmc="ipmi://192.0.2.9"),
             objects.host("h-unpaused", pause=None, template=None, labels=SELECTED),
             objects.host("h-unpaused-done", pause=None, template=None, labels=SELECTED),
             objects.host("h-unrelated", pause=None, template=None, labels={"role": "db"}),
@@ -90,6 +92,7 @@ def world() -> Iterator[SandboxServer]:
         _state(api, "h-repaused", "available")
         _state(api, "h-unpaused", "inspecting")
         _state(api, "h-unpaused-done", "provisioned")
+        _event(api, "h-pxe", Reason.BMC_BOOTS_BY_PXE)
         _event(api, "h-same", Reason.NO_TEMPLATE, name="h-same.a-earlier")
         _event(api, "h-same", Reason.TEMPLATE_CHOSEN, name="h-same.b-later")
         yield sandbox
@@ -109,6 +112,7 @@ def _hosts(world: SandboxServer) -> dict[str, dict[str, Any]]:
         pytest.param("h-repaused", Phase.PAUSED_AGAIN, id="re-paused-after-available"),
         pytest.param("h-selector", Phase.WAITING_FOR_TEMPLATE, id="selector-matched"),
         pytest.param("h-unpaused", Phase.UNPAUSED, id="never-paused-but-matches"),
+        pytest.param("h-pxe", Phase.BMC_BOOTS_BY_PXE, id="bmc-boots-by-pxe"),
     ],
 )
 def test_the_phase_matches_the_events(world: SandboxServer, host: str, phase: Phase) -> None:

@@ -21,7 +21,9 @@ metadata: {name: %s}
 spec:
   online: true
   bootMACAddress: "00:11:22:33:44:55"
-  bmc: {address: "redfish://10.0.0.1/redfish/v1/Systems/1", credentialsName: node-0-bmc}
+  bmc:
+    address: "redfish-virtualmedia://10.0.0.1/redfish/v1/Systems/1"
+    credentialsName: node-0-bmc
 """
 
 

@@ -75,3 +75,51 @@ ETH0, ETH1 = (
 def test_every_nic_s_run_is_judged(runs: list[dict[str, Any]], up: bool, reason: str) -> None:
     result = judge_runs(DATA, runs, BOOT, redhat=True)
     assert (result.ok, result.reason.startswith(reason)) == (up, True), result.reason
+
+
+KEYFILES = "/etc/NetworkManager/system-connections/"
+
+
+def keyfile(name: str, typed: str, address: str, tail: str) -> dict[str, str]:
+    """A keyfile as glean 1.25.1 writes it (`_network_config`), typed `typed`."""
+    text = (
+        f"[connection]\nid={name}\ntype={typed}\n\n[ipv4]\nmethod=manual\n"
+        f"address1={address}/24\n\n[802-3-ethernet]\nmac_address={BOOT[0]}\n{tail}"
+    )
+    return {f"{KEYFILES}{name}.nmconnection": text}
+
+
+VLAN_DATA = {
+    "links": [
+        {"id": "eth0", "type": "phy", "ethernet_mac_address": BOOT[0]},
+        {"id": "v100", "type": "vlan", "vlan_link": "eth0", "vlan_id": 100},
+    ],
+    "networks": [{"id": "a", "type": "ipv4", "link": "v100", "ip_address": "10.0.0.5"}],
+}
+VLAN_TAIL = "\n[vlan]\nid=100\nparent=eth0\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "up", "reason"),
+    [
+        pytest.param(
+            keyfile("eth0.100", "802-3-ethernet", "10.0.0.5", VLAN_TAIL),
+            False, "glean's keyfile for VLAN eth0.100 is an Ethernet profile", id="vlan-as-eth",
+        ),
+        pytest.param(
+            keyfile("bond0", "802-3-ethernet", "10.0.0.5", "type=bond\n"),
+            False, "glean's keyfile for bond bond0 is an Ethernet profile", id="bond-as-eth",
+        ),
+        pytest.param(
+            keyfile("eth0.100", "vlan", "10.0.0.5", VLAN_TAIL),
+            True, "eth0 configured with 10.0.0.5", id="a-true-vlan",
+        ),
+    ],
+)  # fmt: skip
+def test_a_keyfile_is_what_its_connection_type_says(
+    files: dict[str, str], up: bool, reason: str
+) -> None:
+    """glean 1.25.1's el10 keyfiles are all `type=802-3-ethernet`: NetworkManager makes no
+    VLAN or bond of them (seen in `tests/netns`), so their addresses are lost."""
+    result = judge_runs(VLAN_DATA, [EARLY, run("eth0", files=files)], BOOT, redhat=True)
+    assert (result.ok, result.reason.startswith(reason)) == (up, True), result.reason

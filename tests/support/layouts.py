@@ -24,10 +24,10 @@ def bond(link_id: str, ports: list[str]) -> Doc:
     }  # fmt: skip
 
 
-def vlan(link_id: str, parent: str, vid: int = 100) -> Doc:
+def vlan(link_id: str, parent: str, vid: int = 100, mtu: int = 1500) -> Doc:
     return {
         "id": link_id, "type": "vlan", "vlan_link": parent, "vlan_id": vid,
-        "vlan_mac_address": BOOT, "mtu": 1500,
+        "vlan_mac_address": BOOT, "mtu": mtu,
     }  # fmt: skip
 
 
@@ -152,5 +152,14 @@ LAYOUTS: dict[str, Doc] = {
         [phy("eth0", mtu=9000)],
         [v4("n4", "eth0", "192.168.0.10", DEFAULT4)],
         ("192.168.0.53", "192.168.0.54"),
+    ),
+    "mtu-1400": doc([phy("eth0", mtu=1400)], [v4("n4", "eth0", "192.168.0.10", DEFAULT4)]),
+    "vlan-mtu-1400": doc(
+        [phy("eth0", mtu=9000), vlan("v100", "eth0", mtu=1400)],
+        [v4("n4", "v100", "192.168.0.10", DEFAULT4)],
+    ),
+    "vlan-mtu-9000": doc(
+        [phy("eth0", mtu=9000), vlan("v100", "eth0", mtu=9000)],
+        [v4("n4", "v100", "192.168.0.10", DEFAULT4)],
     ),
 }

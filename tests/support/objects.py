@@ -21,13 +21,17 @@ def host(
     data_name: str = "",
     template: str | None = "metal3datatemplates.infrastructure.cluster.x-k8s.io/tmpl",
     labels: dict[str, str] | None = None,
+    bmc: str = "",
 ) -> Obj:
+    """`bmc`: the host's `spec.bmc.address` (none: no BMC details)."""
     annotations = {} if pause is None else {keys.PAUSED_ANNOTATION: pause}
     if template is not None:
         annotations[keys.TEMPLATE_REFERENCE_ANNOTATION] = template
     spec: Obj = {"online": True, "bootMACAddress": MAC}
     if data_name:
         spec["preprovisioningNetworkDataName"] = data_name
+    if bmc:
+        spec["bmc"] = {"address": bmc, "credentialsName": f"{name}-bmc"}
     metadata = {"name": name, "namespace": NS, "annotations": annotations, "labels": labels or {}}
     return {
         "apiVersion": "metal3.io/v1alpha1",

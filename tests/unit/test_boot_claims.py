@@ -129,6 +129,18 @@ KEYFILES = "/etc/NetworkManager/system-connections/"
             {"eth0": ("10.0.0.5/24",)},
             id="keyfile NIC",
         ),
+        pytest.param(
+            {
+                f"{KEYFILES}eth0.nmconnection": "[connection]\nid=eth0\ntype=802-3-ethernet\n"
+                "[ipv4]\nmethod=manual\n[802-3-ethernet]\nmaster=bond0\nslave-type=bond\n",
+                f"{KEYFILES}bond0.nmconnection": "[connection]\nid=bond0\ntype=802-3-ethernet\n"
+                "[ipv4]\naddress1=10.0.0.5/24\n[802-3-ethernet]\ntype=bond\n",
+                f"{KEYFILES}eth0.7.nmconnection": "[connection]\nid=eth0.7\n"
+                "type=802-3-ethernet\n[ipv4]\naddress1=10.0.0.7/24\n[vlan]\nparent=eth0\n",
+            },
+            {"eth0": ()},
+            id="glean el10: a port, bond and VLAN all typed Ethernet (NM: no bond, no VLAN)",
+        ),
     ],
 )
 def test_redhat_output_on_the_boot_nic(

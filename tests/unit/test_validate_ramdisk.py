@@ -2,11 +2,12 @@
 
 Every layout of `tests.support.layouts` (single NIC v4 / v6 / dual / SLAAC, two NICs, bond,
 bond + VLAN, VLAN on an IPv6-only NIC, two networks of one family on a link, `/8` and `/112`
-with a route, IPv4 + SLAAC, MTU, routes, DNS) is validated for every ramdisk profile and
-booted by that profile's real glean, once per NIC as the ramdisk runs it (`ramdisk.
-writer_loses`). A row passes only when the rules refuse exactly what the writer loses: never
-"passes our rules and the writer loses an address", never a refusal the writer would not
-need. Each refusal names the link or network, the rule and a way out.
+with a route, IPv4 + SLAAC, MTU (9000 on a NIC and a VLAN, 1400 on a NIC and on a VLAN over a
+9000 NIC: glean writes no MTU, `sandbox.standins.mtu_judge`), routes, DNS) is validated for
+every ramdisk profile and booted by that profile's real glean, once per NIC as the ramdisk
+runs it (`ramdisk.writer_loses`). A row passes only when the rules refuse exactly what the
+writer loses: never "passes our rules and the writer loses an address", never a refusal the
+writer would not need. Each refusal names the link or network, the rule and a way out.
 """
 
 from __future__ import annotations
@@ -52,7 +53,12 @@ def test_the_rules_refuse_exactly_what_the_writer_loses(
     assert (refused, lost) == ([], None) or (refused and lost), (refused, lost)
 
 
-EL10_ONLY = {RamdiskCheck.KEYFILE_ROUTE_PREFIX, RamdiskCheck.SLAAC_AFTER_IPV4}
+EL10_ONLY = {
+    RamdiskCheck.KEYFILE_ROUTE_PREFIX,
+    RamdiskCheck.SLAAC_AFTER_IPV4,
+    RamdiskCheck.KEYFILE_VLAN,
+    RamdiskCheck.KEYFILE_BOND,
+}
 
 
 def _checks_refusing(profile: RamdiskProfile) -> set[str]:
@@ -68,7 +74,7 @@ def _checks_refusing(profile: RamdiskProfile) -> set[str]:
     [
         pytest.param(RamdiskProfile.GLEAN_EL9, set(RamdiskCheck) - EL10_ONLY, id="el9"),
         pytest.param(RamdiskProfile.GLEAN_EL10, {c.value for c in RamdiskCheck}, id="el10"),
-        pytest.param(RamdiskProfile.GLEAN_DEBIAN, {"bond-ports"}, id="debian"),
+        pytest.param(RamdiskProfile.GLEAN_DEBIAN, {"bond-ports", "mtu-below-default"}, id="debian"),
         pytest.param(RamdiskProfile.NMSTATE, set(), id="nmstate"),
     ],
 )
@@ -86,6 +92,10 @@ def test_every_rule_is_confirmed_by_a_layout_the_writer_loses(
         pytest.param("two-ipv4-one-link", EL10, ["link eth0", "a4, b4", "a VLAN"], id="two-ipv4"),
         pytest.param("slash8-route", EL10, ["network n4", "/8", "glean-el9"], id="slash8"),
         pytest.param("ipv4-slaac", EL10, ["SLAAC network s6", "IPv4 n4"], id="ipv4-slaac"),
+        pytest.param("mtu-1400", EL9, ["link eth0", "MTU 1400", "1500", "nmstate"], id="mtu"),
+        pytest.param("vlan-mtu-1400", EL9, ["link v100", "MTU 1400"], id="vlan-mtu"),
+        pytest.param("vlan", EL10, ["link v100", "keyfile-vlan", "untagged", "nmstate"], id="vl"),
+        pytest.param("bond-one-port", EL10, ["link bond0", "keyfile-bond", "el9"], id="bond1"),
     ],
 )
 def test_a_refusal_names_the_culprit_the_rule_and_the_way_out(

@@ -5,7 +5,8 @@ profile (the fleet's, the community ramdisk: glean per NIC dies on every bond po
 template that declares an nmstate ramdisk. Through event sources, broker, functions and the
 BMO stand-in (whose ramdisk boots as the Secret's recorded profile says): the first stays
 paused with one Warning naming the bond, the rule and the way out, and no Secret; the second is
-released with its profile recorded on its Secret and reaches `available`.
+released with its profile recorded on its Secret and reaches `available`. Likewise a host whose
+network is on a VLAN: refused on a `glean-el10` template (`keyfile-vlan`), served on `glean-el9`.
 """
 
 from __future__ import annotations
@@ -86,13 +87,55 @@ def test_a_bond_is_refused_for_glean_and_served_for_nmstate(world: World) -> Non
     (warning,) = eventually(lambda: _warnings(api, "refused"), 30, "the refusal's Warning")
     assert "bond bond0" in warning and "(bond-ports)" in warning and "boot NIC alone" in warning
 
-    def still_refused() -> bool:
-        paused = keys.PAUSED_ANNOTATION in _host(api, "refused")["metadata"]["annotations"]
-        return (
-            paused
-            and _secret_annotations(api, "refused") is None
-            and _state(api, "refused") is None
-        )
+    _stays_refused(api, "refused")
 
-    stays(still_refused, 3.0, "the refused host stays paused, with no Secret")
-    assert len(_warnings(api, "refused")) == 1  # resync ticks repeat no Warning
+
+def _stays_refused(api: client.ApiClient, name: str) -> None:
+    """Paused, no Secret, no BMO state, for 3 s; one Warning (resync ticks repeat none)."""
+
+    def still_refused() -> bool:
+        paused = keys.PAUSED_ANNOTATION in _host(api, name)["metadata"]["annotations"]
+        return paused and _secret_annotations(api, name) is None and _state(api, name) is None
+
+    stays(still_refused, 3.0, f"the refused host {name} stays paused, with no Secret")
+    assert len(_warnings(api, name)) == 1
+
+
+VLAN: dict[str, Any] = {
+    "links": {
+        "ethernets": [objects.IPV4["links"]["ethernets"][0]],
+        "vlans": [
+            {
+                "id": "vlan100",
+                "vlanID": 100,
+                "vlanLink": "eth0",
+                "macAddress": {"string": objects.MAC},
+            }
+        ],
+    },
+    "networks": {"ipv4": [{**objects.IPV4["networks"]["ipv4"][0], "link": "vlan100"}]},
+}
+"""One NIC, the host's network on a VLAN of it: glean's el10 keyfile for the VLAN is an
+Ethernet profile (NetworkManager makes no VLAN), its el9 ifcfg a VLAN."""
+
+
+@pytest.mark.slow
+def test_a_vlan_is_refused_for_el10_and_served_for_el9(world: World) -> None:
+    api = world.api_client()
+    create(
+        api,
+        [
+            {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NS}},
+            objects.POOL4,
+            objects.data_template(VLAN, "vlan-el10", profile="glean-el10"),
+            objects.data_template(VLAN, "vlan-el9", profile="glean-el9"),
+            objects.host("el10", template=REF + "vlan-el10"),
+            objects.host("el9", template=REF + "vlan-el9"),
+        ],
+    )
+    eventually(lambda: _state(api, "el9") == keys.ProvisioningState.AVAILABLE, 60, "el9 served")
+    (warning,) = eventually(lambda: _warnings(api, "el10"), 30, "the refusal's Warning")
+    assert [
+        w for w in ("link vlan100", "(keyfile-vlan)", "untagged", "nmstate") if w not in warning
+    ] == []
+    _stays_refused(api, "el10")

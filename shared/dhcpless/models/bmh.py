@@ -47,7 +47,15 @@ class BareMetalHostStatus(K8sModel):
     operational_status: str = ""
 
 
+class BMCDetails(K8sModel):
+    """spec.bmc: only the address matters here (its scheme says how the ramdisk boots); the
+    credentials live in a Secret we never read."""
+
+    address: str = ""
+
+
 class BareMetalHostSpec(K8sModel):
+    bmc: BMCDetails | None = None
     boot_mac_address: str = Field(default="", alias="bootMACAddress")
     preprovisioning_network_data_name: str = ""
     online: bool = False

@@ -1,16 +1,18 @@
 """NAME rule: every name and value the ramdisk turns into an interface, a file or a config line.
 
 glean names a bond's interface after its link `id` and a VLAN's `<parent>.<vlan_id>`, writes
-`/etc/network/interfaces.d/<name>.cfg`, and copies `mtu`, `bond_mode`, the xmit hash policy
-and bond options into that file verbatim (glean `cmd.py` `write_debian_interfaces`,
-`get_config_drive_interfaces`). A bond id `../../x` therefore writes outside the directory, and
-a newline in a value adds config lines (ifupdown runs `pre-up` lines as shell). So, as the
-kernel accepts them (linux `net/core/dev.c` `dev_valid_name`: at most 15 bytes, not `.` or
-`..`, no `/`, `:` or whitespace) and narrower where glean writes files and shell-read config:
+`/etc/network/interfaces.d/<name>.cfg`, and copies `bond_mode`, the xmit hash policy and bond
+options into that file verbatim (glean `cmd.py` `write_debian_interfaces`,
+`get_config_drive_interfaces`; glean 1.25.1 writes no `mtu`: `validate_ramdisk`). A bond id
+`../../x` therefore writes outside the directory, and a newline in a value adds config lines
+(ifupdown runs `pre-up` lines as shell). So, as the kernel accepts them (linux `net/core/dev.c`
+`dev_valid_name`: at most 15 bytes, not `.` or `..`, no `/`, `:` or whitespace) and narrower
+where glean writes files and shell-read config:
 
 * link ids (all links) and interface names: `[A-Za-z0-9_.-]`, not `.` or `..`; bond ids and
   names, and a bond's VLAN interface `<bond>.<vlan_id>`, at most 15 characters;
-* `mtu` 68..65535 (the kernel's IPv4 minimum and the 16-bit maximum);
+* `mtu` 68..65535 (the kernel's IPv4 minimum and the 16-bit maximum: what a writer that does
+  write it, nmstate or the installed OS, could apply);
 * `vlan_id` 1..4094 (802.1Q; 0 and 4095 are reserved);
 * `bond_mode` one of the kernel bonding driver's modes (`drivers/net/bonding`), the xmit hash
   policy one of its policies, and bond option names `[a-z_]` with values `[A-Za-z0-9_.:+-]`.

@@ -17,7 +17,15 @@ is confirmed by running that glean per NIC (`tests/unit/test_validate_ramdisk.py
   after the line `address.*/[0-9][0-9]`: any other prefix length plus a route is AttributeError;
 * `slaac-after-ipv4` (el10): `get_config_drive_interfaces` merges a link's networks into one
   dict in document order, so SLAAC whose last static predecessor on the link is IPv4 inherits
-  its `ip_address` and IPv4 netmask: UnboundLocalError in `_write_rh_v6_keyfile_interface`.
+  its `ip_address` and IPv4 netmask: UnboundLocalError in `_write_rh_v6_keyfile_interface`;
+* `keyfile-vlan`, `keyfile-bond` (el10): every keyfile is `type=802-3-ethernet` on the link's
+  MAC (`_network_config`; `_set_rh_vlan`, `_set_rh_bonding` only add a `[vlan]` section or
+  `type=bond` under `[802-3-ethernet]`), so NetworkManager creates no VLAN and no bond and
+  puts their address on the plain NIC (seen with NetworkManager 1.42, `tests/netns`): on a
+  tagged switch port the host hangs (a bond of two or more ports is `bond-ports` already);
+* `mtu-below-default` (every glean profile): glean writes no MTU (none of its writers has an
+  MTU line), so every interface runs at the kernel's 1500 (a VLAN at its parent's); a link whose
+  network carries less drops the larger frames. A larger MTU is fine: 1500 fits in it.
 
 An nmstate ramdisk does not run glean: none of these apply to it.
 """
@@ -27,6 +35,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterator
 from enum import StrEnum
+from typing import Final
 
 from dhcpless.keys import LinkKind, OpenStackNetworkType, ValidationRule
 from dhcpless.render.osdoc import OsDocument, OsNetwork
@@ -34,6 +43,9 @@ from dhcpless.render.problem import Problem
 from dhcpless.render.ramdisk_profile import RamdiskProfile
 
 _T = OpenStackNetworkType
+GLEAN_MTU: Final = 1500
+"""What an interface glean configured runs at: the kernel's Ethernet default (linux
+`net/ethernet/eth.c` `ether_setup`), since glean writes no MTU."""
 _V4_FILE = (_T.IPV4, _T.IPV4_DHCP)
 """The networks whose branch writes a link's base file (`write_redhat_interfaces`)."""
 
@@ -46,6 +58,9 @@ class RamdiskCheck(StrEnum):
     ONE_PER_FAMILY = "one-network-per-family"
     KEYFILE_ROUTE_PREFIX = "keyfile-route-prefix"
     SLAAC_AFTER_IPV4 = "slaac-after-ipv4"
+    MTU_BELOW_DEFAULT = "mtu-below-default"
+    KEYFILE_VLAN = "keyfile-vlan"
+    KEYFILE_BOND = "keyfile-bond"
 
 
 HINTS = {
@@ -54,6 +69,10 @@ HINTS = {
     RamdiskCheck.ONE_PER_FAMILY: "one network per family on a link, or use glean-debian",
     RamdiskCheck.KEYFILE_ROUTE_PREFIX: "a two-digit prefix, no routes, or use glean-el9",
     RamdiskCheck.SLAAC_AFTER_IPV4: "static IPv6 or no SLAAC on that link, or use glean-el9",
+    RamdiskCheck.MTU_BELOW_DEFAULT: "glean writes no MTU (1500 it is): a network carrying 1500, "
+    "or use nmstate",
+    RamdiskCheck.KEYFILE_VLAN: "an untagged boot NIC for the ramdisk, or use glean-el9 or nmstate",
+    RamdiskCheck.KEYFILE_BOND: "the NIC itself for the ramdisk, or use glean-el9 or nmstate",
 }
 """The way out of each rule, with no value from the document: what a Warning about a
 Secret's data (redacted, `render.redact`) still says."""
@@ -63,11 +82,12 @@ def ramdisk_problems(doc: OsDocument, profile: RamdiskProfile) -> tuple[Problem,
     """Every layout of `doc` the `profile` ramdisk would not bring up (none for nmstate)."""
     if not profile.runs_glean:
         return ()
-    found = list(_bonds(doc, profile))
+    found = [*_bonds(doc, profile), *_small_mtu(doc, profile)]
     if profile.redhat:
         found += [*_ipv6_alone(doc, profile), *_crowded(doc, profile)]
     if profile is RamdiskProfile.GLEAN_EL10:
         found += [*_route_prefix(doc, profile), *_slaac_after(doc, profile)]
+        found += _as_ethernet(doc, profile)
     return tuple(found)
 
 
@@ -154,3 +174,33 @@ def _slaac_after(doc: OsDocument, profile: RamdiskProfile) -> Iterator[Problem]:
                 way = f"static IPv6 or no SLAAC on {link}, the glean-el9 profile, {_OR}"
                 where = _at(doc, network)
                 yield _problem(RamdiskCheck.SLAAC_AFTER_IPV4, profile, where, what, way)
+
+
+def _small_mtu(doc: OsDocument, profile: RamdiskProfile) -> Iterator[Problem]:
+    for index, link in enumerate(doc.links):
+        if link.mtu is not None and link.mtu < GLEAN_MTU:
+            what = (
+                f"link {link.id}: MTU {link.mtu}; glean writes no MTU, so it runs at "
+                f"{GLEAN_MTU} and frames larger than {link.mtu} are dropped"
+            )
+            way = f"give the ramdisk a network that carries {GLEAN_MTU} bytes, {_OR}"
+            where = f"links[{index}].mtu"
+            yield _problem(RamdiskCheck.MTU_BELOW_DEFAULT, profile, where, what, way)
+
+
+def _as_ethernet(doc: OsDocument, profile: RamdiskProfile) -> Iterator[Problem]:
+    """el10: a VLAN carrying a network (glean writes a file only for those), a bond of one port
+    (glean writes one for every bond, `get_config_drive_interfaces`); each an Ethernet keyfile."""
+    used = {network.link for network in doc.networks}
+    for index, link in enumerate(doc.links):
+        if link.kind is LinkKind.VLAN and link.id in used:
+            what = f"link {link.id}: VLAN {link.vlan_id} is written as an Ethernet keyfile"
+            way = (
+                f"give the ramdisk the untagged boot NIC alone (the VLAN stays for the installed "
+                f"OS), use the glean-el9 profile, {_OR}"
+            )
+            yield _problem(RamdiskCheck.KEYFILE_VLAN, profile, f"links[{index}]", what, way)
+        elif link.kind is LinkKind.BOND and len(link.parents) <= 1:
+            what = f"link {link.id}: a bond of one port is written as an Ethernet keyfile"
+            way = f"give the ramdisk its port NIC, no bond, use the glean-el9 profile, {_OR}"
+            yield _problem(RamdiskCheck.KEYFILE_BOND, profile, f"links[{index}]", what, way)

@@ -119,6 +119,15 @@ def _admitted(doc: Mapping[str, Any]) -> Mapping[str, Any]:
     return doc
 
 
+def _held_by_its_bmc(host: BareMetalHost) -> None:
+    """A host whose BMC boots by PXE never gets static data: the functions keep it paused."""
+    from dhcpless.chain.decide import bmc
+
+    held = bmc.refusal(bmc.address_of(host))
+    if held is not None:
+        raise InputError(f"the functions would keep this host paused: {held[1]}")
+
+
 def _refused_by_the_chain(rendered: Mapping[str, Any], host: BareMetalHost) -> None:
     """The functions' own rules (`render.validate`), which would keep the host paused."""
     from dhcpless.render.validate import validate_network_data
@@ -136,6 +145,7 @@ def _render(files: list[Path], fmt: str, profiles: Profiles | None) -> str:
     raw_template = _admitted(_one(docs, _TEMPLATE_KINDS, "template"))
     template = network_template_from_k8s(raw_template)
     host = BareMetalHost.from_k8s(_admitted(_one(docs, ("BareMetalHost",), "BareMetalHost")))
+    _held_by_its_bmc(host)
     addresses = _addresses(docs)
     data = _network_data(template)
     _check_pools(data, host, addresses)

@@ -3,6 +3,8 @@
 Every entry (the three functions and resync) reaches the same `decide`, so every path makes
 the same checks; only the occasion (`facts.Occasion`) says what may be retried or reported:
 
+* paused for us, BMC booting by PXE (or a driver we do not know): one Warning, nothing else
+  (`bmc`);
 * paused for us, Secret named: release once that Secret holds valid data (`release`);
 * paused for us, waiting: the template's problem, else claims for pools without one
   (`claims`), else failed claims (retried or reported), else render, write, release
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 from dhcpless.chain.actions import Action, RecordEvent
 from dhcpless.chain.decide import (
+    bmc,
     claims,
     corner,
     hang,
@@ -48,6 +51,9 @@ def decide(facts: HostFacts) -> Actions:
     """Pure: what to do for one host, whichever event or tick brought us here."""
     host = facts.host
     state = gate(host)
+    refused = bmc.decide(host) if state.ours else ()
+    if refused:  # a ramdisk booted by PXE gets no static data: nothing claimed, nothing released
+        return refused
     if state is Gate.NAMED:
         return repause.explain(host, decide_release(host, facts.secret, facts.ramdisk_profile))
     if state is Gate.WAITING:

@@ -7,7 +7,8 @@ is not touched. An unpaused host goes `registering`, where the Secret named by
 Ironic's schema refuses: no status at all, retried, as BMO does, see `ironic`), then
 `inspecting`, where the "ramdisk" boots glean on the Secret's network data (`ramdisk`). Only
 when the boot NIC gets a static address does the host reach `available`; otherwise it stays
-`inspecting`, as a real host whose ramdisk cannot reach Ironic hangs, and is reported stuck.
+`inspecting`, as a real host whose ramdisk cannot reach Ironic hangs, and is reported stuck;
+so does a host whose BMC boots by PXE (`bmh_status.pxe_boot`: no config drive reaches it).
 Past inspection, fast track, the deploy boot, the deployed OS and the cleaning boot follow
 BMO's state machine (`bmo_provisioning`). The pieces (`ramdisk`, `bmh_status`, `bmh_secrets`)
 are re-exported here.
@@ -32,6 +33,7 @@ from dhcpless.sandbox.standins.bmh_status import (
     missing_secret_message,
     network_data_from_secret,
     provisioning_state,
+    pxe_boot,
 )
 from dhcpless.sandbox.standins.bmo_boots import HostKey, MachineBoots
 from dhcpless.sandbox.standins.bmo_power import HostPower
@@ -145,6 +147,10 @@ class BMOController(MachineBoots, HostPower, Controller[HostKey]):
         return 0.0
 
     def _inspect(self, key: HostKey, host: dict[str, Any]) -> float | None:
+        if (pxe := pxe_boot(host)) is not None:  # nothing answers its DHCP: it hangs here
+            with self._lock:
+                self.stuck[key] = pxe
+            return self._backoff(key)
         secret = self._secrets.get(key[0], _secret_name(host))
         data = network_data_from_secret(secret) if secret else None
         boot_mac = str((host.get("spec") or {}).get("bootMACAddress", ""))

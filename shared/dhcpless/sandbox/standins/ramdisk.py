@@ -87,7 +87,7 @@ def ramdisk_boot(
             runs = _run_glean(root, list(nics.values()), mode)
         except GleanFailed as err:  # the runner itself, not glean on this data
             return BootResult((), f"the ramdisk's glean did not run: {err}")
-    return judge_runs(network_data, runs, (boot_mac, nics[boot_mac]), profile.redhat)
+    return judge_runs(network_data, runs, (boot_mac, nics[boot_mac]), profile.redhat, nics)
 
 
 def secret_profile(secret: Mapping[str, Any] | None) -> RamdiskProfile:
@@ -112,7 +112,8 @@ def writer_loses(
         return None
     with tempfile.TemporaryDirectory(prefix="ramdisk-") as root:
         nics = fake_root.build(Path(root), network_data, boot_mac.lower(), profile)
-        return lost(network_data, _run_glean(root, list(nics.values()), mode), profile.redhat)
+        runs = _run_glean(root, list(nics.values()), mode)
+        return lost(network_data, runs, profile.redhat, nics)
 
 
 def _claimed(network_data: Mapping[str, Any], boot_mac: str) -> tuple[str, ...]:

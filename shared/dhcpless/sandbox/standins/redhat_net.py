@@ -4,7 +4,14 @@ The community IPA ramdisk is CentOS Stream based, so glean's redhat writer is th
 really configures it (glean `cmd.py` `write_redhat_interfaces`): ifcfg files under
 /etc/sysconfig/network-scripts on el9, NetworkManager keyfiles under
 /etc/NetworkManager/system-connections on el10 (glean's `is_keyfile_format`). Both are read
-here into one shape; `ifupdown` does the same for the debian writer.
+here into one shape, as their consumer reads them; `ifupdown` does the same for the debian writer.
+
+A keyfile is what its `[connection] type` says. glean 1.25.1's keyfile preamble
+(`_network_config`) is always `type=802-3-ethernet` with `[802-3-ethernet] mac_address=`;
+`_set_rh_vlan` only appends a `[vlan]` section and `_set_rh_bonding` a `type=bond` (or a port's
+`master=`) under `[802-3-ethernet]`. NetworkManager reads such a VLAN or bond as an Ethernet
+profile on that MAC (the NIC, untagged): no VLAN or bond is created, a port is enslaved to
+nothing (`impostors` lists them; the netns tier saw it with NetworkManager 1.42).
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from dataclasses import dataclass
 _IFCFG = "/etc/sysconfig/network-scripts/ifcfg-"
 _KEYFILE = "/etc/NetworkManager/system-connections/"
 _DEFAULTS = ("0.0.0.0/0", "::/0")
+_ETHERNET = "802-3-ethernet"
 
 
 @dataclass(frozen=True)
@@ -66,10 +74,30 @@ def _keyfile(text: str) -> Interface:
                 addresses.append(value)
             elif key.startswith("route") and value.split(",")[0] in _DEFAULTS:
                 gateways.append(value.split(",")[1])
-    master = next((s["master"] for s in parser.values() if "master" in s), None)
-    parent = parser.get("vlan", "parent", fallback=None)
+    master = parser.get("connection", "master", fallback=None)  # NM reads it nowhere else
+    typed = parser.get("connection", "type", fallback="")
+    parent = None if typed == _ETHERNET else parser.get("vlan", "parent", fallback=None)
     name = parser.get("connection", "id", fallback="")
     return Interface(name, tuple(addresses), tuple(gateways), master, parent)
+
+
+def impostors(files: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(connection id, "VLAN" or "bond") of every keyfile among `files` that describes a VLAN
+    or a bond but is typed Ethernet: NetworkManager configures the NIC of its MAC instead."""
+    found = []
+    for path, text in sorted(files.items()):
+        if not (path.startswith(_KEYFILE) and path.endswith(".nmconnection")):
+            continue
+        parser = configparser.ConfigParser(strict=False, interpolation=None)
+        parser.read_string(text)
+        if parser.get("connection", "type", fallback="") != _ETHERNET:
+            continue
+        name = parser.get("connection", "id", fallback="")
+        if parser.has_section("vlan"):
+            found.append((name, "VLAN"))
+        elif parser.get(_ETHERNET, "type", fallback="") == "bond":
+            found.append((name, "bond"))
+    return found
 
 
 def carriers(interfaces: list[Interface], boot_nic: str) -> set[str]:

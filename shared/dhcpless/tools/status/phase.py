@@ -37,6 +37,8 @@ class Phase(StrEnum):
     INVALID_NETWORK_DATA = "invalid network data"
     SECRET_UNUSABLE = "secret unusable"
     NAME_TOO_LONG = "name too long"
+    BMC_BOOTS_BY_PXE = "BMC boots by PXE"
+    UNKNOWN_BMC_DRIVER = "unknown BMC driver"
     RENDERED = "rendered"
     RELEASED = "released"
     INSPECTING = "inspecting"
@@ -66,6 +68,8 @@ BLOCKING = {
     Reason.INVALID_NETWORK_DATA: Phase.INVALID_NETWORK_DATA,
     Reason.SECRET_UNUSABLE: Phase.SECRET_UNUSABLE,
     Reason.NAME_TOO_LONG: Phase.NAME_TOO_LONG,
+    Reason.BMC_BOOTS_BY_PXE: Phase.BMC_BOOTS_BY_PXE,
+    Reason.UNKNOWN_BMC_DRIVER: Phase.UNKNOWN_BMC_DRIVER,
 }
 """Every Warning that keeps a paused host paused, and the phase it shows (one each)."""
 
