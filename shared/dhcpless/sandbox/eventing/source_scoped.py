@@ -81,7 +81,13 @@ def _first_list_as_added(handler: EventHandler) -> Callable[[list[dict[str, Any]
         if done.is_set():
             return
         done.set()
-        for item in items:
+        for item in sorted(items, key=_written):  # in the order they were written, not by name
             handler(WatchEvent.ADDED, item)
 
     return on_list
+
+
+def _written(item: dict[str, Any]) -> int:
+    """An object's resourceVersion as a number (the sandbox's, like etcd's, only grow)."""
+    version = str((item.get("metadata") or {}).get("resourceVersion") or "0")
+    return int(version) if version.isdigit() else 0

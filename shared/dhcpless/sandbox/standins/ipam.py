@@ -6,7 +6,8 @@ address nor an error, release addresses of deleted claims once IPAM's finalizer 
 left, and mirror the allocations into `status.indexes`. A claim that failed once keeps its
 `errorMessage` and is never retried, as upstream. The pure parts live beside it: `ipam_spec`,
 `ip_ranges` and `allocation` (which address), `ipam_state` (what to write); their public names
-are re-exported here.
+are re-exported here. `ipam_cluster` holds a `clusterName` pool (Cluster missing or paused) and
+owns it by its Cluster; `ipam_webhook` is IPAM's IPPool webhook.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dhcpless import keys
 from dhcpless.sandbox.controllers.controller import Controller
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects, ignore_missing
 from dhcpless.sandbox.controllers.reflector import WatchedResource, WatchEvent
+from dhcpless.sandbox.standins import ipam_cluster
 from dhcpless.sandbox.standins.allocation import (
     REQUESTED_IP_ANNOTATION,
     Allocation,
@@ -89,15 +91,12 @@ class IPAMController(Controller[PoolKey]):
         pool = self._objects.get("ippools", namespace, name)
         if pool is None:
             return None
+        held, pool = ipam_cluster.hold(self._objects, self._clusters, pool)  # missing, paused
+        if held is not None:
+            return held.requeue
         state = pool_state(pool, self._objects.list_items("ipaddresses", namespace))
         if pool["metadata"].get("deletionTimestamp"):
             return self._finish_pool_deletion(pool, state)
-        cluster = (pool.get("spec") or {}).get("clusterName")
-        if cluster and not self._cluster_exists(namespace, cluster):
-            # ip-address-manager `controllers/ippool_controller.go` Reconcile: the Cluster
-            # lookup fails, it logs and returns without requeue; nothing is allocated or written
-            log.info("IPPool %s/%s: Cluster %s not found; nothing allocated", *key, cluster)
-            return None
         self._objects.ensure_finalizer("ippools", pool, keys.IPAM_POOL_FINALIZER)
         for claim in pending_claims(name, self._objects.list_items("ipclaims", namespace)):
             self._serve(state, claim)
@@ -105,10 +104,6 @@ class IPAMController(Controller[PoolKey]):
         if status is not None:
             self._patch_status("ippools", namespace, name, status)
         return None
-
-    def _cluster_exists(self, namespace: str, name: str) -> bool:
-        """CAPI serves Clusters at v1beta2, older installations at v1beta1."""
-        return any(c.get("clusters", namespace, name) is not None for c in self._clusters)
 
     def _serve(self, state: PoolState, claim: dict[str, Any]) -> None:
         name = claim["metadata"]["name"]
