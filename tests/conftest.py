@@ -10,9 +10,11 @@ import pytest
 from _pytest.terminal import TerminalReporter
 from flask import Flask
 
+from dhcpless import tracing
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.eventing import broker
 from dhcpless.sandbox.runtime import wiring
+from dhcpless.serving import logs
 from tests.fuzz import count as fuzz_count
 from tests.support import upstream
 from tests.support.posted import PostedClient
@@ -151,3 +153,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         marked = SLOW_MARKERS.intersection(m.name for m in item.iter_markers())
         if marked or where.startswith(SLOW_PATHS):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_log_context() -> Iterator[None]:
+    """Each test starts with no trace, host or delivery bound, and leaves none: a handler's step
+    called in-process (`chain.act` binds the host) must not name a host on a later test's line."""
+    tokens = [
+        (var, var.set(None))
+        for var in (tracing.CURRENT, tracing.HOST, tracing.ON_FOLLOW, logs.DELIVERY)
+    ]
+    yield
+    for var, token in reversed(tokens):
+        var.reset(token)
