@@ -9,6 +9,7 @@ its last allocation is released (`reconcileDelete` runs the same `UpdateAddresse
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -18,13 +19,15 @@ from kubernetes.client.exceptions import ApiException
 
 from dhcpless import keys
 from dhcpless.sandbox.standins.ipam import IPAMController
-from tests.support.waits import eventually
+from dhcpless.sandbox.standins.ipam_state import PoolState
+from tests.support.waits import eventually, seconds
 
 NS, G, V = "default", keys.IPAM_GROUP, keys.IPAM_VERSION
 
 
 @pytest.fixture
-def ipam(api: client.ApiClient) -> Iterator[client.CustomObjectsApi]:
+def controller(api: client.ApiClient) -> Iterator[IPAMController]:
+    """The pool `pool` (10.0.0.1 and the pre-allocated 10.0.0.2) and a running controller."""
     custom = client.CustomObjectsApi(api)
     pool = {
         "apiVersion": f"{G}/{V}",
@@ -39,10 +42,15 @@ def ipam(api: client.ApiClient) -> Iterator[client.CustomObjectsApi]:
         },
     }
     custom.create_namespaced_custom_object(G, V, NS, "ippools", pool)
-    controller = IPAMController(api)
-    controller.start()
-    yield custom
-    controller.stop()
+    running = IPAMController(api)
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def ipam(api: client.ApiClient, controller: IPAMController) -> client.CustomObjectsApi:
+    return client.CustomObjectsApi(api)
 
 
 def claim(custom: client.CustomObjectsApi, name: str, finalizers: list[str] | None = None) -> None:
@@ -125,13 +133,27 @@ def test_release_waits_for_other_finalizers(ipam: client.CustomObjectsApi) -> No
     assert get(ipam, "ipaddresses", "pool-10-0-0-1") is None
 
 
-def test_a_deleting_pool_keeps_serving(ipam: client.CustomObjectsApi) -> None:
+def test_a_deleting_pool_keeps_serving(
+    ipam: client.CustomObjectsApi, controller: IPAMController, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """ip-address-manager `controllers/ippool_controller.go` `reconcileDelete`: the pool waits
-    on its finalizer while a claim holds an address, and serves a new claim meanwhile."""
+    on its finalizer while a claim holds an address, and serves a new claim meanwhile.
+
+    `b` is created once the controller has begun a reconcile that saw the deletion: one begun
+    before it (the pool's own status write queues one) still counts the pre-allocated address
+    as in use, and would find the pool exhausted for `b`, as upstream would from its cache."""
+    deleting = threading.Event()
+    finish = controller._finish_pool_deletion
+
+    def seen(pool: dict[str, Any], state: PoolState) -> float | None:
+        deleting.set()
+        return finish(pool, state)
+
+    monkeypatch.setattr(controller, "_finish_pool_deletion", seen)
     claim(ipam, "a")
     eventually(lambda: status(ipam, "a").get("address"))
     ipam.delete_namespaced_custom_object(G, V, NS, "ippools", "pool")
-    eventually(lambda: (get(ipam, "ippools", "pool") or {})["metadata"].get("deletionTimestamp"))
+    assert deleting.wait(seconds(10)), "the controller never reconciled the deleting pool"
     claim(ipam, "b")  # `getIndexes`: a deleting pool's pre-allocations hold no address
     assert eventually(lambda: status(ipam, "b").get("address"))["name"] == "pool-10-0-0-2"
     for name in ("a", "b"):
