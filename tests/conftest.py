@@ -159,10 +159,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def _fresh_log_context() -> Iterator[None]:
     """Each test starts with no trace, host or delivery bound, and leaves none: a handler's step
     called in-process (`chain.act` binds the host) must not name a host on a later test's line."""
-    tokens = [
-        (var, var.set(None))
-        for var in (tracing.CURRENT, tracing.HOST, tracing.ON_FOLLOW, logs.DELIVERY)
-    ]
+    trace, host = tracing.CURRENT.set(None), tracing.HOST.set(None)
+    follow, delivery = tracing.ON_FOLLOW.set(None), logs.DELIVERY.set(None)
     yield
-    for var, token in reversed(tokens):
-        var.reset(token)
+    logs.DELIVERY.reset(delivery)
+    tracing.ON_FOLLOW.reset(follow)
+    tracing.HOST.reset(host)
+    tracing.CURRENT.reset(trace)
