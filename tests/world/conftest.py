@@ -9,6 +9,7 @@ import pytest
 from kubernetes import client
 
 from dhcpless.sandbox.apiserver import SandboxServer
+from dhcpless.sandbox.runtime.world import World, WorldSettings
 from tests.support import upstream
 
 UPSTREAM_CRDS = upstream.METAL3_CRDS
@@ -36,3 +37,13 @@ def api(server: SandboxServer) -> Iterator[client.ApiClient]:
     made: Any = server.api_client()
     yield made
     made.close()
+
+
+@pytest.fixture
+def world() -> Iterator[World]:
+    """A whole world (sources, broker, functions, stand-ins) with a half-second resync; a test
+    module that needs other settings defines its own `world`."""
+    started = World(WorldSettings(resync_seconds=0.5, idle_seconds=0.5))
+    started.start()
+    yield started
+    started.stop()

@@ -11,16 +11,16 @@ comes up, which is why the first must not be released.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.sandbox.runtime.world import World
 from dhcpless.tools.demo.inventory import create
 from tests.support import objects
+from tests.support import world_reads as reads
 from tests.support.waits import eventually, stays
 
 NS = objects.NS
@@ -59,37 +59,6 @@ def _objects() -> list[dict[str, Any]]:
     ]
 
 
-@pytest.fixture
-def world() -> Iterator[World]:
-    started = World(WorldSettings(resync_seconds=0.5, idle_seconds=0.5))
-    started.start()
-    yield started
-    started.stop()
-
-
-def _host(api: client.ApiClient, name: str) -> dict[str, Any]:
-    found: Any = client.CustomObjectsApi(api).get_namespaced_custom_object(
-        keys.BMO_GROUP, keys.BMO_VERSION, NS, "baremetalhosts", name
-    )
-    assert isinstance(found, dict)
-    return found
-
-
-def _state(api: client.ApiClient, name: str) -> str | None:
-    state: str | None = (_host(api, name).get("status") or {}).get("provisioning", {}).get("state")
-    return state
-
-
-def _warnings(api: client.ApiClient, name: str) -> list[str]:
-    events = client.CoreV1Api(api).list_namespaced_event(NS).items
-    return [
-        e.message or ""
-        for e in events
-        if e.involved_object.name == name and e.type == "Warning"
-        if e.reason == "BMCBootsByPXE"
-    ]
-
-
 def _claims(api: client.ApiClient, name: str) -> list[str]:
     listed: Any = client.CustomObjectsApi(api).list_namespaced_custom_object(
         keys.IPAM_GROUP, keys.IPAM_VERSION, NS, "ipclaims"
@@ -103,22 +72,24 @@ def test_an_ipmi_host_stays_paused_and_a_virtual_media_host_is_served(world: Wor
     api = world.api_client()
     create(api, _objects())
     _by_hand(api)
-    eventually(lambda: _state(api, "served") == keys.ProvisioningState.AVAILABLE, 60, "served")
-    (warning,) = eventually(lambda: _warnings(api, "pxe"), 30, "the refusal's Warning")
+    eventually(lambda: reads.state(api, "served") == keys.ProvisioningState.AVAILABLE, 60, "served")
+    (warning,) = eventually(
+        lambda: reads.warnings(api, "pxe", "BMCBootsByPXE"), 30, "the refusal's Warning"
+    )
     assert "BMC driver ipmi" in warning and "virtual-media" in warning
     eventually(lambda: (NS, "by-hand") in world.bmo.stuck, 60, "the by-hand host hangs")
     assert "ipmi" in world.bmo.stuck[(NS, "by-hand")]
 
     def still_refused() -> bool:
-        host = _host(api, "pxe")
+        host = reads.host(api, "pxe")
         return (
             host["metadata"]["annotations"].get(keys.PAUSED_ANNOTATION)
             == keys.PREPROVISIONING_PAUSE
             and not host["spec"].get("preprovisioningNetworkDataName")
             and not _claims(api, "pxe")
-            and _state(api, "pxe") is None
+            and reads.state(api, "pxe") is None
         )
 
     stays(still_refused, 3.0, "the ipmi host stays paused, with no claim")
-    assert len(_warnings(api, "pxe")) == 1  # resync ticks repeat no Warning
-    assert _state(api, "by-hand") == keys.ProvisioningState.INSPECTING
+    assert len(reads.warnings(api, "pxe", "BMCBootsByPXE")) == 1  # resync ticks repeat no Warning
+    assert reads.state(api, "by-hand") == keys.ProvisioningState.INSPECTING

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,10 +21,11 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
-from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.sandbox.runtime.world import World
 from dhcpless.sandbox.standins.capm3 import CAPM3Controller
 from dhcpless.tools.demo.inventory import create
 from tests.support import objects
+from tests.support import world_reads as reads
 from tests.support.waits import eventually
 
 NS = objects.NS
@@ -61,22 +61,6 @@ def _objects() -> list[dict[str, Any]]:
     ]
 
 
-@pytest.fixture
-def world() -> Iterator[World]:
-    started = World(WorldSettings(resync_seconds=0.5, idle_seconds=0.5))
-    started.start()
-    yield started
-    started.stop()
-
-
-def _state(api: client.ApiClient, name: str) -> str | None:
-    found: Any = client.CustomObjectsApi(api).get_namespaced_custom_object(
-        keys.BMO_GROUP, keys.BMO_VERSION, NS, "baremetalhosts", name
-    )
-    state: str | None = (found.get("status") or {}).get("provisioning", {}).get("state")
-    return state
-
-
 def _link_types(api: client.ApiClient, secret: str) -> list[str]:
     """The link types of the network data in `secret` (`networkData`, as BMO reads it)."""
     found = client.CoreV1Api(api).read_namespaced_secret(secret, NS)
@@ -101,7 +85,9 @@ def test_a_bonded_host_on_the_boot_nic_template_is_provisioned(world: World) -> 
     capm3.start()
     try:
         create(api, _objects())
-        eventually(lambda: _state(api, HOST) == ProvisioningState.PROVISIONED, 90, "provisioned")
+        eventually(
+            lambda: reads.state(api, HOST) == ProvisioningState.PROVISIONED, 90, "provisioned"
+        )
     finally:
         capm3.stop()
     assert capm3.claimed == set()  # CAPM3 borrowed our claim: the same address for the OS

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,14 +31,6 @@ from dhcpless.tools.demo.inventory import POOL, create, inventory
 from tests.support.waits import eventually
 
 NS = "demo"
-
-
-@pytest.fixture
-def world() -> Iterator[World]:
-    started = World(WorldSettings(resync_seconds=0.5, idle_seconds=0.5))
-    started.start()
-    yield started
-    started.stop()
 
 
 def _ipam(api: client.ApiClient) -> CustomObjects:

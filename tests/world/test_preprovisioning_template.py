@@ -8,7 +8,6 @@ annotation wins, and the host still reaches `available`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.crds import crd_files
-from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.sandbox.runtime.world import World
 from dhcpless.tools.demo.inventory import PREPROVISIONING_TEMPLATE, create, inventory
 from dhcpless.tools.demo.report import observe
 from tests.support.waits import eventually
@@ -46,14 +45,6 @@ def test_demo_inventory_annotates_the_last_host(hosts: int, annotated: list[str]
     ]
     assert found == annotated
     assert all(o["metadata"].get("labels") == {"role": "worker"} for o in objs[-hosts:])
-
-
-@pytest.fixture
-def world() -> Iterator[World]:
-    started = World(WorldSettings(resync_seconds=0.5, idle_seconds=0.5))
-    started.start()
-    yield started
-    started.stop()
 
 
 def _chosen(api: client.ApiClient, name: str) -> list[str]:

@@ -11,16 +11,16 @@ network is on a VLAN: refused on a `glean-el10` template (`keyfile-vlan`), serve
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.sandbox.runtime.world import World
 from dhcpless.tools.demo.inventory import create
 from tests.support import objects
+from tests.support import world_reads as reads
 from tests.support.waits import eventually, stays
 
 NS = objects.NS
@@ -38,37 +38,6 @@ def _objects() -> list[dict[str, Any]]:
     ]
 
 
-@pytest.fixture
-def world() -> Iterator[World]:
-    started = World(WorldSettings(resync_seconds=0.5, idle_seconds=0.5))
-    started.start()
-    yield started
-    started.stop()
-
-
-def _host(api: client.ApiClient, name: str) -> dict[str, Any]:
-    found: Any = client.CustomObjectsApi(api).get_namespaced_custom_object(
-        keys.BMO_GROUP, keys.BMO_VERSION, NS, "baremetalhosts", name
-    )
-    assert isinstance(found, dict)
-    return found
-
-
-def _state(api: client.ApiClient, name: str) -> str | None:
-    state: str | None = (_host(api, name).get("status") or {}).get("provisioning", {}).get("state")
-    return state
-
-
-def _warnings(api: client.ApiClient, name: str) -> list[str]:
-    events = client.CoreV1Api(api).list_namespaced_event(NS).items
-    return [
-        e.message or ""
-        for e in events
-        if e.involved_object.name == name and e.type == "Warning"
-        if e.reason == "InvalidNetworkData"
-    ]
-
-
 def _secret_annotations(api: client.ApiClient, name: str) -> dict[str, str] | None:
     """The annotations of the host's Secret; None: there is no Secret."""
     listed = client.CoreV1Api(api).list_namespaced_secret(NS).items
@@ -81,10 +50,12 @@ def _secret_annotations(api: client.ApiClient, name: str) -> dict[str, str] | No
 def test_a_bond_is_refused_for_glean_and_served_for_nmstate(world: World) -> None:
     api = world.api_client()
     create(api, _objects())
-    eventually(lambda: _state(api, "served") == keys.ProvisioningState.AVAILABLE, 60, "served")
+    eventually(lambda: reads.state(api, "served") == keys.ProvisioningState.AVAILABLE, 60, "served")
     served = _secret_annotations(api, "served") or {}
     assert served.get(keys.RAMDISK_PROFILE_ANNOTATION) == "nmstate"
-    (warning,) = eventually(lambda: _warnings(api, "refused"), 30, "the refusal's Warning")
+    (warning,) = eventually(
+        lambda: reads.warnings(api, "refused", "InvalidNetworkData"), 30, "the refusal's Warning"
+    )
     assert "bond bond0" in warning and "(bond-ports)" in warning and "boot NIC alone" in warning
 
     _stays_refused(api, "refused")
@@ -94,11 +65,11 @@ def _stays_refused(api: client.ApiClient, name: str) -> None:
     """Paused, no Secret, no BMO state, for 3 s; one Warning (resync ticks repeat none)."""
 
     def still_refused() -> bool:
-        paused = keys.PAUSED_ANNOTATION in _host(api, name)["metadata"]["annotations"]
-        return paused and _secret_annotations(api, name) is None and _state(api, name) is None
+        paused = keys.PAUSED_ANNOTATION in reads.host(api, name)["metadata"]["annotations"]
+        return paused and _secret_annotations(api, name) is None and reads.state(api, name) is None
 
     stays(still_refused, 3.0, f"the refused host {name} stays paused, with no Secret")
-    assert len(_warnings(api, name)) == 1
+    assert len(reads.warnings(api, name, "InvalidNetworkData")) == 1
 
 
 VLAN: dict[str, Any] = {
@@ -133,8 +104,12 @@ def test_a_vlan_is_refused_for_el10_and_served_for_el9(world: World) -> None:
             objects.host("el9", template=REF + "vlan-el9"),
         ],
     )
-    eventually(lambda: _state(api, "el9") == keys.ProvisioningState.AVAILABLE, 60, "el9 served")
-    (warning,) = eventually(lambda: _warnings(api, "el10"), 30, "the refusal's Warning")
+    eventually(
+        lambda: reads.state(api, "el9") == keys.ProvisioningState.AVAILABLE, 60, "el9 served"
+    )
+    (warning,) = eventually(
+        lambda: reads.warnings(api, "el10", "InvalidNetworkData"), 30, "the refusal's Warning"
+    )
     assert [
         w for w in ("link vlan100", "(keyfile-vlan)", "untagged", "nmstate") if w not in warning
     ] == []

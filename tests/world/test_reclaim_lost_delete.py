@@ -11,7 +11,6 @@ and so its ramdisk, still uses.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,21 +18,13 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
-from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.sandbox.runtime.world import World
 from dhcpless.tools.demo.inventory import POOL, create, inventory
 from tests.support.waits import eventually
 
 NS = "demo"
 HOSTS = ("host-000", "host-001")
 CLAIM = f"host-000-{POOL}"
-
-
-@pytest.fixture
-def world() -> Iterator[World]:
-    started = World(WorldSettings(resync_seconds=0.5, idle_seconds=0.5))
-    started.start()
-    yield started
-    started.stop()
 
 
 def _ipam(api: client.ApiClient) -> CustomObjects:

@@ -10,14 +10,13 @@ bring up, in the same world, reaches `available`, so the world was serving all a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.sandbox.runtime.world import World
 from dhcpless.tools.demo.inventory import create
 from tests.support import objects
 from tests.support.waits import eventually, stays
@@ -97,14 +96,6 @@ def _objects() -> list[dict[str, Any]]:
             objects.host(name, template=REF + name),
         ]
     return found
-
-
-@pytest.fixture
-def world() -> Iterator[World]:
-    started = World(WorldSettings(resync_seconds=0.5, idle_seconds=0.5))
-    started.start()
-    yield started
-    started.stop()
 
 
 def _hosts(api: client.ApiClient) -> dict[str, dict[str, Any]]:

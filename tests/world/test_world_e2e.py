@@ -9,7 +9,6 @@ stuck (never silently available); the world's Triggers match `eventing/triggers.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.sandbox.runtime.wiring import DELIVERY, TRIGGER_FILTERS
-from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless.sandbox.runtime.world import World
 from dhcpless.tools.demo.inventory import create, host, inventory
 from dhcpless.tools.demo.report import observe
 from dhcpless.tools.demo.run import run_demo
@@ -41,14 +40,6 @@ def test_demo_reaches_50_available(capsys: pytest.CaptureFixture[str]) -> None:
     # the Secret's writer releases its host (README "Performance")
     assert summary["cold_starts"] >= 2
     assert summary["seconds"] < seconds(60)
-
-
-@pytest.fixture
-def world() -> Iterator[World]:
-    started = World(WorldSettings(resync_seconds=0.5, idle_seconds=0.5))
-    started.start()
-    yield started
-    started.stop()
 
 
 def all_available(api: client.ApiClient, count: int) -> bool:
