@@ -30,7 +30,8 @@ from dhcpless.chain import act as performer
 from dhcpless.chain.decide import overlaps
 from dhcpless.errors import DhcplessError
 from dhcpless.keys import FunctionName
-from dhcpless.kube import Kube, from_environment, namespaces
+from dhcpless.kube import Kube, from_environment
+from dhcpless.kube.api import namespaces
 from dhcpless.serving import events
 from dhcpless.serving.web import Settings, create_function_app
 from functions.resync import cursor, fleet, pages, rounds

@@ -22,7 +22,7 @@ from dhcpless.chain.decide import reclaim
 from dhcpless.chain.gather import Listed
 from dhcpless.errors import DhcplessError
 from dhcpless.kube import Kube
-from dhcpless.kube.resources import HOSTS
+from dhcpless.kube.api.resources import HOSTS
 from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.names import fits_label
 from functions.resync.cursor import Key

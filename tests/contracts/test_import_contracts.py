@@ -67,7 +67,9 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
         pytest.param("dhcpless/render/ipnet.py", "import kubernetes", RENDER, id="render-k8s"),
         pytest.param("dhcpless/render/macs.py", "import flask", RENDER, id="render-flask"),
         pytest.param("dhcpless/render/routes.py", "import dhcpless.kube", RENDER, id="render-kube"),
-        pytest.param("dhcpless/models/base.py", "import dhcpless.kube.client", MODELS, id="model"),
+        pytest.param(
+            "dhcpless/models/base.py", "import dhcpless.kube.api.client", MODELS, id="model"
+        ),
         pytest.param(
             "functions/resync/app.py",
             "import dhcpless.sandbox.runtime.world",
@@ -78,7 +80,7 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
             "dhcpless/chain/gate.py", "import dhcpless.tools.demo.run", SERVING, id="chain-demo"
         ),
         pytest.param(
-            "dhcpless/kube/generic.py",
+            "dhcpless/kube/api/generic.py",
             "import dhcpless.templates.resolve",
             ADAPTER,
             id="kube-resolve",

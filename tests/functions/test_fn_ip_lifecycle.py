@@ -16,7 +16,7 @@ from dhcpless.chain.actions import LendClaim, RecordEvent
 from dhcpless.chain.decide.lifecycle import decide, lendable
 from dhcpless.chain.facts import HostFacts
 from dhcpless.keys import EventType
-from dhcpless.kube.recorder import Reason
+from dhcpless.kube.events.recorder import Reason
 from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.models.capm3 import Metal3Data
 from tests.support import harness, objects

@@ -20,7 +20,7 @@ from kubernetes import client as k8s
 
 from dhcpless import keys
 from dhcpless.kube import Kube
-from dhcpless.kube.recorder import Reason, event_body
+from dhcpless.kube.events.recorder import Reason, event_body
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.sandbox.apiserver.server import SandboxServer

@@ -7,7 +7,7 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.kube import Kube
-from dhcpless.kube.recorder import Reason, flush, record
+from dhcpless.kube.events.recorder import Reason, flush, record
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
 from dhcpless.sandbox.observe.stall_watch import StallWatch

@@ -15,8 +15,8 @@ import pytest
 from dhcpless import keys, names
 from dhcpless.chain.decide import derived
 from dhcpless.chain.gather import lookup
-from dhcpless.kube.client import Kube
-from dhcpless.kube.recorder import Reason
+from dhcpless.kube.api.client import Kube
+from dhcpless.kube.events.recorder import Reason
 from dhcpless.models import BareMetalHost
 from dhcpless.render import PoolRef
 from dhcpless.sandbox.apiserver import names as api_rules

@@ -9,7 +9,7 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.chain.identity import Standing, refusal, standing
-from dhcpless.kube.recorder import Reason
+from dhcpless.kube.events.recorder import Reason
 from dhcpless.kube.refs import HostRef
 from dhcpless.models.meta import ObjectMeta
 

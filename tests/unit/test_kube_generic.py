@@ -1,4 +1,4 @@
-"""The generic adapter (`dhcpless.kube.generic` over `kube.resources`), against the sandbox API.
+"""The generic adapter (`dhcpless.kube.api.generic` over `kube.resources`), against the sandbox API.
 
 Covers: every described resource maps a missing object to `Gone` (naming it) and `find` reads
 that as None; a create / find / patch / delete round trip through the generic operations; the
@@ -17,7 +17,7 @@ from kubernetes import client as k8s
 
 from dhcpless import errors, keys
 from dhcpless.kube import Kube, KubeApi
-from dhcpless.kube import resources as r
+from dhcpless.kube.api import resources as r
 from dhcpless.models import IPClaim, Secret
 
 NS = "default"

@@ -16,7 +16,7 @@ import pytest
 import urllib3
 from urllib3.connection import HTTPConnection
 
-from dhcpless.kube import onewrite
+from dhcpless.kube.transport import onewrite
 from tests.support.waits import seconds
 
 NO_CONTENT = b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n"

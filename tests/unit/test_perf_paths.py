@@ -16,8 +16,8 @@ import yaml
 from dhcpless import keys
 from dhcpless.chain import patches
 from dhcpless.chain.actions import ReleaseHost
-from dhcpless.kube import config
 from dhcpless.kube.refs import HostRef
+from dhcpless.kube.transport import config
 
 TEMPLATE = "metal3datatemplates.infrastructure.cluster.x-k8s.io/ns/tmpl"
 REF = HostRef("ns", "h", "uid")

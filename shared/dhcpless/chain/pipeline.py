@@ -20,7 +20,7 @@ from dhcpless.chain.decide import decide
 from dhcpless.chain.facts import HostFacts, Occasion, Taken, taken_key
 from dhcpless.chain.gather import Listed, gather
 from dhcpless.errors import Gone, Transient
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Secret
 
 ROUNDS: Final = 3

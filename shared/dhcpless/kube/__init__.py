@@ -2,9 +2,9 @@
 resources, named calls on them (`KubeApi`, the Protocol they satisfy), one exception
 translation, and the core/v1 Event recorder."""
 
-from dhcpless.kube.client import Kube, from_environment
-from dhcpless.kube.errors import PreconditionFailed, Verb
+from dhcpless.kube.api.client import Kube, from_environment
 from dhcpless.kube.refs import HostRef
+from dhcpless.kube.transport.errors import PreconditionFailed, Verb
 from dhcpless.kubeapi import KubeApi
 
 __all__ = ["HostRef", "Kube", "KubeApi", "PreconditionFailed", "Verb", "from_environment"]

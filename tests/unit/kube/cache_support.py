@@ -11,7 +11,7 @@ from kubernetes import client as k8s
 
 from dhcpless import errors, keys
 from dhcpless.kube import Kube
-from dhcpless.kube.informer import Informer
+from dhcpless.kube.cache.informer import Informer
 from dhcpless.models.refs import TemplateKind, TemplateRef
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support import objects

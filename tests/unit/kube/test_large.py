@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from dhcpless.kube import large, watchstream
+from dhcpless.kube.cache import watchstream
+from dhcpless.kube.transport import large
 from tests.support.waits import event_set, stays
 
 BIG, SMALL = large.LARGE_BYTES, large.LARGE_BYTES - 1

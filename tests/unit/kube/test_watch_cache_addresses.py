@@ -16,7 +16,7 @@ import pytest
 from dhcpless.chain.gather import lookup
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube
-from dhcpless.kube.watchcache import WatchCache, kinds_for
+from dhcpless.kube.cache.watchcache import WatchCache, kinds_for
 from dhcpless.models import IPAddress, IPClaim
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support.waits import eventually, seconds

@@ -16,8 +16,10 @@ import pytest
 import urllib3
 from kubernetes import client as k8s
 
-from dhcpless.kube import Kube, informer, resources, watchstream
-from dhcpless.kube.watchcache import WatchCache
+from dhcpless.kube import Kube
+from dhcpless.kube.api import resources
+from dhcpless.kube.cache import informer, watchstream
+from dhcpless.kube.cache.watchcache import WatchCache
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support import objects
 from tests.support.waits import eventually, stays

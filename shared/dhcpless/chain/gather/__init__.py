@@ -23,7 +23,7 @@ from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.gather import ipam, released
 from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, template_for
 from dhcpless.keys import DEFAULT_PROFILE, RamdiskProfile
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Secret
 
 Listed = released.Listed

@@ -14,8 +14,8 @@ from dhcpless.chain.decide.external import external
 from dhcpless.chain.facts import External, Unanswered
 from dhcpless.chain.gather.lookup import selector
 from dhcpless.errors import Gone, Transient
-from dhcpless.kube import capi
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api import capi
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.refs import HostRef
 

@@ -13,8 +13,8 @@ from dhcpless.chain.decide import collision, reclaim
 from dhcpless.chain.decide.lifecycle import borrower
 from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, selector
 from dhcpless.errors import Gone
-from dhcpless.kube import capm3
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api import capm3
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret
 from dhcpless.models.capm3 import Metal3Data
 from dhcpless.names import fits_label

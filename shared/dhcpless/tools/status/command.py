@@ -26,8 +26,8 @@ from dhcpless import keys
 from dhcpless.chain.decide import hang
 from dhcpless.chain.gate import secret_name
 from dhcpless.errors import DhcplessError
-from dhcpless.kube import config
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api.client import Kube
+from dhcpless.kube.transport import config
 from dhcpless.models import BareMetalHost, IPClaim, Metal3MachineTemplate
 from dhcpless.templates import resolve
 from dhcpless.tools.status.phase import Phase as Phase  # re-exported: the CLI's and tests' name

@@ -27,10 +27,10 @@ from kubernetes.client import ApiClient
 
 from dhcpless import limits
 from dhcpless.keys import FunctionName
-from dhcpless.kube import resources as r
-from dhcpless.kube import timeouts
-from dhcpless.kube.informer import Informer
-from dhcpless.kube.resources import Raw, Resource
+from dhcpless.kube.api import resources as r
+from dhcpless.kube.api.resources import Raw, Resource
+from dhcpless.kube.cache.informer import Informer
+from dhcpless.kube.transport import timeouts
 from dhcpless.models.refs import TemplateKind
 
 Key = tuple[str, str, str]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dhcpless.kube import resources
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api import resources
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import IPClaim
 from dhcpless.models.capm3 import Metal3Data
 

@@ -28,9 +28,9 @@ from typing import Any
 from kubernetes.client import ApiClient
 from kubernetes.client.exceptions import ApiException
 
-from dhcpless.kube import kept, watchstream
-from dhcpless.kube.resources import Raw, Resource
-from dhcpless.kube.watchstream import Expired, WatchEvent
+from dhcpless.kube.api.resources import Raw, Resource
+from dhcpless.kube.cache import kept, watchstream
+from dhcpless.kube.cache.watchstream import Expired, WatchEvent
 
 log = logging.getLogger(__name__)
 BACKOFF_FIRST, BACKOFF_MAX = 0.8, 30.0

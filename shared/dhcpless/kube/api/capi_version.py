@@ -18,7 +18,7 @@ from kubernetes.client import ApiClient
 
 from dhcpless import keys
 from dhcpless.errors import Gone
-from dhcpless.kube.errors import Verb, translated
+from dhcpless.kube.transport.errors import Verb, translated
 
 VERSIONS: Final = ("v1beta2", "v1beta1")
 """Preferred first."""

@@ -27,8 +27,8 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from dhcpless import keys
-from dhcpless.kube import resources as r
-from dhcpless.kube.resources import Raw, Resource
+from dhcpless.kube.api import resources as r
+from dhcpless.kube.api.resources import Raw, Resource
 
 Keep = Callable[[Raw], Raw]
 ADDRESS_LIMIT: Final = 4096

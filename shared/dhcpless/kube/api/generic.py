@@ -17,9 +17,9 @@ from kubernetes.client import ApiClient
 
 from dhcpless import tracing
 from dhcpless.errors import Gone, Transient
-from dhcpless.kube import core
-from dhcpless.kube.errors import Verb, translated
-from dhcpless.kube.resources import M, Resource
+from dhcpless.kube.api.resources import M, Resource
+from dhcpless.kube.transport import core
+from dhcpless.kube.transport.errors import Verb, translated
 
 JSON_PATCH = "application/json-patch+json"
 MERGE_PATCH = "application/merge-patch+json"

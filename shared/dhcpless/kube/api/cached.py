@@ -11,11 +11,12 @@ no RBAC for `watch`) is read directly.
 from __future__ import annotations
 
 from dhcpless.errors import Gone
-from dhcpless.kube import core, kept
-from dhcpless.kube.errors import Verb, translated
-from dhcpless.kube.generic import GenericKube
-from dhcpless.kube.resources import M, Raw, Resource
-from dhcpless.kube.watchcache import WatchCache
+from dhcpless.kube.api.generic import GenericKube
+from dhcpless.kube.api.resources import M, Raw, Resource
+from dhcpless.kube.cache import kept
+from dhcpless.kube.cache.watchcache import WatchCache
+from dhcpless.kube.transport import core
+from dhcpless.kube.transport.errors import Verb, translated
 
 
 class CachedReads(GenericKube):

@@ -19,12 +19,14 @@ from kubernetes.client import ApiClient
 
 from dhcpless import limits
 from dhcpless.keys import WATCH_CACHE_ENV
-from dhcpless.kube import capi_version, config, onewrite, timeouts, watchcache
-from dhcpless.kube import resources as r
-from dhcpless.kube.cached import CachedReads
-from dhcpless.kube.errors import Verb
-from dhcpless.kube.generic import JSON_PATCH, MERGE_PATCH, GenericKube, JsonPatch
-from dhcpless.kube.timeouts import Timeout
+from dhcpless.kube.api import capi_version
+from dhcpless.kube.api import resources as r
+from dhcpless.kube.api.cached import CachedReads
+from dhcpless.kube.api.generic import JSON_PATCH, MERGE_PATCH, GenericKube, JsonPatch
+from dhcpless.kube.cache import watchcache
+from dhcpless.kube.transport import config, onewrite, timeouts
+from dhcpless.kube.transport.errors import Verb
+from dhcpless.kube.transport.timeouts import Timeout
 from dhcpless.models import (
     BareMetalHost,
     CapiIPAddress,

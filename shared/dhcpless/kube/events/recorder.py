@@ -24,8 +24,8 @@ from typing import Any
 
 from dhcpless import names, tracing
 from dhcpless.errors import AlreadyExists, DhcplessError
-from dhcpless.kube import posting
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api.client import Kube
+from dhcpless.kube.events import posting
 from dhcpless.reasons import Reason, Severity
 from dhcpless.refs import HostRef
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from kubernetes.client import Configuration
 
-from dhcpless.kube import kubeconfig
+from dhcpless.kube.transport import kubeconfig
 
 SERVICE_ACCOUNT = Path("/var/run/secrets/kubernetes.io/serviceaccount")
 TOKEN_MAX_AGE = 60.0

@@ -20,8 +20,8 @@ from typing import Any, Final
 from kubernetes.client import ApiClient
 
 from dhcpless.errors import Transient
-from dhcpless.kube import core, large
-from dhcpless.kube.resources import Resource
+from dhcpless.kube.api.resources import Resource
+from dhcpless.kube.transport import core, large
 
 Raw = Mapping[str, Any]
 CONNECT_SECONDS = 5.0

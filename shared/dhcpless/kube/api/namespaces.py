@@ -10,8 +10,8 @@ resync under the cluster-wide option calls it.
 
 from __future__ import annotations
 
-from dhcpless.kube.client import Kube
-from dhcpless.kube.resources import NAMESPACES
+from dhcpless.kube.api.client import Kube
+from dhcpless.kube.api.resources import NAMESPACES
 
 
 def selected(kube: Kube, selector: str) -> list[str]:
