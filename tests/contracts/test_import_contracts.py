@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ ADAPTER = "the adapter does not decide"
 DECIDE = "chain decisions and action values are pure"
 GATHER = "chain gather only reads"
 ACT = "chain act performs"
+INTERNAL = "the adapter keeps its transport and cache to itself"
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -109,6 +111,32 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
         pytest.param(
             "dhcpless/chain/act/summary.py", "import dhcpless.chain.gather", ACT, id="act-gathers"
         ),
+        pytest.param(
+            "dhcpless/serving/web.py",
+            "import dhcpless.kube.transport.core",
+            INTERNAL,
+            id="serving-transport",
+        ),
+        pytest.param(
+            "dhcpless/chain/gather/lookup.py",
+            "from dhcpless.kube.cache import watchcache",
+            INTERNAL,
+            id="gather-cache",
+        ),
+        pytest.param(
+            "functions/resync/app.py",
+            "import dhcpless.kube.cache.informer",
+            INTERNAL,
+            id="fn-cache",
+            marks=pytest.mark.slow,
+        ),
+        pytest.param(
+            "dhcpless/tools/status/read.py",
+            "import dhcpless.kube.transport.errors",
+            INTERNAL,
+            id="tool-transport",
+            marks=pytest.mark.slow,
+        ),
     ],
 )
 def test_a_forbidden_import_fails_the_check(
@@ -121,3 +149,17 @@ def test_a_forbidden_import_fails_the_check(
     assert done.returncode != 0, done.stdout
     assert {name for name in _broken(done.stdout) if name.startswith(contract)} != set()
     assert forbidden.split()[-1] in done.stdout
+
+
+def test_the_adapters_internals_are_closed_to_every_other_layer() -> None:
+    """Every sub-package and core module but the adapter is a source of the contract that keeps
+    `kube.transport` and `kube.cache` internal: a new layer cannot slip past it unlisted."""
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (internal,) = [c for c in contracts["contracts"] if c["name"] == INTERNAL]
+    package = REPO / "shared" / "dhcpless"
+    layers = {p.stem for p in package.glob("*.py")} | {
+        p.name for p in package.iterdir() if (p / "__init__.py").is_file()
+    }
+    expected = {f"dhcpless.{name}" for name in layers - {"__init__", "kube"}} | {"functions"}
+    assert expected - set(internal["source_modules"]) == set()
+    assert set(internal["forbidden_modules"]) == {"dhcpless.kube.transport", "dhcpless.kube.cache"}

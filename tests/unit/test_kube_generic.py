@@ -16,8 +16,9 @@ import pytest
 from kubernetes import client as k8s
 
 from dhcpless import errors, keys
-from dhcpless.kube import Kube, KubeApi
+from dhcpless.kube import Kube
 from dhcpless.kube.api import resources as r
+from dhcpless.kubeapi import KubeApi
 from dhcpless.models import IPClaim, Secret
 
 NS = "default"

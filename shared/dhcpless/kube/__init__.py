@@ -1,10 +1,34 @@
-"""The thin adapter over the `kubernetes` client: generic typed operations over a table of
-resources, named calls on them (`KubeApi`, the Protocol they satisfy), one exception
-translation, and the core/v1 Event recorder."""
+"""The thin adapter over the `kubernetes` client, by concern: `api` (the typed surface the chain
+uses: `Kube`, its resource descriptors, the CAPI, CAPM3 and Namespace reads), `events` (the
+core/v1 Event recorder and its poster), and two internals, `transport` (client configuration,
+the request path, timeouts, exception translation, large bodies) and `cache` (the watch cache).
+
+Nothing outside `dhcpless.kube` imports `transport` or `cache` (an import contract): what
+callers need of them is named here, the package's public surface.
+"""
 
 from dhcpless.kube.api.client import Kube, from_environment
-from dhcpless.kube.refs import HostRef
-from dhcpless.kube.transport.errors import PreconditionFailed, Verb
-from dhcpless.kubeapi import KubeApi
+from dhcpless.kube.cache import watchcache
+from dhcpless.kube.transport import large, onewrite
+from dhcpless.kube.transport.config import configuration
+from dhcpless.kube.transport.errors import (
+    ApiUnavailable,
+    Conflict,
+    PreconditionFailed,
+    Verb,
+    translated,
+)
 
-__all__ = ["HostRef", "Kube", "KubeApi", "PreconditionFailed", "Verb", "from_environment"]
+__all__ = [
+    "ApiUnavailable",
+    "Conflict",
+    "Kube",
+    "PreconditionFailed",
+    "Verb",
+    "configuration",
+    "from_environment",
+    "large",
+    "onewrite",
+    "translated",
+    "watchcache",
+]

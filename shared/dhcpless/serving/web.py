@@ -23,7 +23,7 @@ from werkzeug.exceptions import HTTPException
 
 from dhcpless import errors, limits
 from dhcpless.keys import FunctionName
-from dhcpless.kube.transport import large
+from dhcpless.kube import large
 from dhcpless.serving import delivery, events
 from dhcpless.serving.retrying import Deferred, retrying
 from dhcpless.settings import Settings as Settings  # re-exported: `web.Settings` callers

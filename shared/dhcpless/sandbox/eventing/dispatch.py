@@ -22,7 +22,7 @@ from cloudevents.core.bindings.http import (
 )
 from cloudevents.core.exceptions import BaseCloudEventException
 
-from dhcpless.kube.transport import onewrite
+from dhcpless.kube import onewrite
 from dhcpless.sandbox.eventing.delivery import Delivery, Outcome, Subscriber, classify
 from dhcpless.sandbox.eventing.event_copy import with_attributes
 

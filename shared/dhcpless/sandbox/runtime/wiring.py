@@ -114,7 +114,7 @@ def function_factory(
     `KUBE_CACHE`, the adapter has a watch cache, kept in `caches` for the world to stop."""
     module = importlib.import_module(registry.function(name.value).module)
     kube = importlib.import_module("dhcpless.kube")
-    watchcache = importlib.import_module("dhcpless.kube.cache.watchcache")
+    watchcache = kube.watchcache
     kept: list[Any] = []
 
     def adapter() -> Any:

@@ -16,7 +16,7 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 from pydantic import BaseModel, ConfigDict
 
-from dhcpless.kube.transport.config import configuration
+from dhcpless.kube import configuration
 
 APP = "dhcpless.tools.bench.floor_app:create_app()"
 """The gunicorn app-factory string."""

@@ -88,7 +88,7 @@ def sample(where: Where, hosts: int, go: threading.Event, stop: threading.Event)
     minimum)."""
     from kubernetes import client
 
-    from dhcpless.kube.transport.config import configuration
+    from dhcpless.kube import configuration
 
     api = client.ApiClient(configuration())
     custom, core = client.CustomObjectsApi(api), client.CoreV1Api(api)
