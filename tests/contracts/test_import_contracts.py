@@ -89,7 +89,7 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
             marks=pytest.mark.slow,  # a lint-imports run takes seconds
         ),
         pytest.param(
-            "dhcpless/kubeapi.py",
+            "dhcpless/kube/events/recorder.py",
             "import dhcpless.chain.gate",
             ADAPTER,
             id="protocol-chain",

@@ -16,9 +16,9 @@ from dhcpless.chain.actions import LendClaim, RecordEvent
 from dhcpless.chain.decide.lifecycle import decide, lendable
 from dhcpless.chain.facts import HostFacts
 from dhcpless.keys import EventType
-from dhcpless.kube.events.recorder import Reason
 from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.models.capm3 import Metal3Data
+from dhcpless.reasons import Reason
 from tests.support import harness, objects
 
 STAMP = {keys.RELEASED_AT_ANNOTATION: "2026-08-24T00:00:00Z"}

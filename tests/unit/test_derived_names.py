@@ -16,8 +16,8 @@ from dhcpless import keys, names
 from dhcpless.chain.decide import derived
 from dhcpless.chain.gather import lookup
 from dhcpless.kube.api.client import Kube
-from dhcpless.kube.events.recorder import Reason
 from dhcpless.models import BareMetalHost
+from dhcpless.reasons import Reason
 from dhcpless.render import PoolRef
 from dhcpless.sandbox.apiserver import names as api_rules
 

@@ -25,8 +25,8 @@ from dhcpless.keys import FunctionName
 from dhcpless.kube.api.client import Kube
 from dhcpless.kube.events import posting, recorder
 from dhcpless.kube.events.posting import Pending, Poster, post_with_retries
-from dhcpless.kube.events.recorder import Reason
-from dhcpless.kube.refs import HostRef
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 from dhcpless.serving import exit_hooks
 
 HOST = HostRef("metal3", "host-0", "uid-1")

@@ -23,9 +23,9 @@ from dhcpless.chain.decide.netcheck import problem
 from dhcpless.chain.facts import HostFacts, TemplateLookup
 from dhcpless.chain.gate import Gate, gate
 from dhcpless.chain.gather.lookup import Found, Problem
-from dhcpless.kube.events.recorder import Reason
-from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret, network_template_from_k8s
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 from dhcpless.templates.resolve import TemplateKind, TemplateRef
 from tests.support import objects
 

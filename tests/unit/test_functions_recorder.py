@@ -13,8 +13,8 @@ import re
 import pytest
 
 from dhcpless.kube.events import recorder
-from dhcpless.kube.events.recorder import Reason, Severity
-from dhcpless.kube.refs import HostRef
+from dhcpless.reasons import Reason, Severity
+from dhcpless.refs import HostRef
 
 HOST = HostRef("metal3", "host-0", "uid-1")
 PROGRESS = {"TemplateChosen", "ClaimsCreated", "NetworkDataRendered", "HostReleased"}

@@ -21,8 +21,8 @@ from dhcpless import keys
 from dhcpless.chain import patches
 from dhcpless.chain.actions import ReleaseHost
 from dhcpless.chain.decide import hang
-from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
+from dhcpless.refs import HostRef
 from functions.resync.settings import ResyncSettings
 from tests.support import objects
 

@@ -8,8 +8,8 @@ callers need of them is named here, the package's public surface.
 """
 
 from dhcpless.kube.api.client import Kube, from_environment
-from dhcpless.kube.cache import watchcache
-from dhcpless.kube.transport import large, onewrite
+from dhcpless.kube.cache.watchcache import WatchCache
+from dhcpless.kube.cache.watchcache import kinds_for as cached_kinds
 from dhcpless.kube.transport.config import configuration
 from dhcpless.kube.transport.errors import (
     ApiUnavailable,
@@ -18,6 +18,8 @@ from dhcpless.kube.transport.errors import (
     Verb,
     translated,
 )
+from dhcpless.kube.transport.large import one_at_a_time as one_large_at_a_time
+from dhcpless.kube.transport.onewrite import install as one_write
 
 __all__ = [
     "ApiUnavailable",
@@ -25,10 +27,11 @@ __all__ = [
     "Kube",
     "PreconditionFailed",
     "Verb",
+    "WatchCache",
+    "cached_kinds",
     "configuration",
     "from_environment",
-    "large",
-    "onewrite",
+    "one_large_at_a_time",
+    "one_write",
     "translated",
-    "watchcache",
 ]

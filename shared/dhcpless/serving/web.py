@@ -23,7 +23,7 @@ from werkzeug.exceptions import HTTPException
 
 from dhcpless import errors, limits
 from dhcpless.keys import FunctionName
-from dhcpless.kube import large
+from dhcpless.kube import one_large_at_a_time
 from dhcpless.serving import delivery, events
 from dhcpless.serving.retrying import Deferred, retrying
 from dhcpless.settings import Settings as Settings  # re-exported: `web.Settings` callers
@@ -44,7 +44,7 @@ def create_function_app(name: FunctionName, handler: Handler, settings: Settings
     @app.post("/")
     def receive() -> Response:
         body = request_body()
-        with large.one_at_a_time(len(body)):  # its objects live until the handler returns
+        with one_large_at_a_time(len(body)):  # its objects live until the handler returns
             cloudevent = events.read_cloudevent(dict(request.headers), body)
             del body
             delivery.begin(cloudevent)

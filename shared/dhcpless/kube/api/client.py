@@ -3,9 +3,8 @@
 `Kube` is the generic operations (`kube.generic`) over the resource table (`kube.resources`),
 plus one named call per thing the functions do, each a line over a generic operation: callers
 see models from `dhcpless.models` and our error families (`kube.errors`), never a client
-exception or a raw dict. `dhcpless.kubeapi.KubeApi` is the same surface as a Protocol, for
-code and tests that should not depend on this class. Tests run it against the sandbox API
-server: no fakes of the client itself.
+exception or a raw dict. Tests run it against the sandbox API server: no fakes of the client
+itself.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from dhcpless.keys import WATCH_CACHE_ENV
 from dhcpless.kube.api import capi_version
 from dhcpless.kube.api import resources as r
 from dhcpless.kube.api.cached import CachedReads
-from dhcpless.kube.api.generic import JSON_PATCH, MERGE_PATCH, GenericKube, JsonPatch
+from dhcpless.kube.api.generic import GenericKube, JsonPatch
 from dhcpless.kube.cache import watchcache
 from dhcpless.kube.transport import config, onewrite, timeouts
 from dhcpless.kube.transport.errors import Verb
@@ -39,8 +38,6 @@ from dhcpless.models import (
     Secret,
 )
 from dhcpless.models.refs import TemplateRef
-
-__all__ = ["JSON_PATCH", "MERGE_PATCH", "JsonPatch", "Kube", "from_environment"]
 
 
 def from_environment(function: str | None = None) -> Kube:
@@ -97,9 +94,6 @@ class Kube(CachedReads, GenericKube):
     def get_pool(self, namespace: str, name: str) -> IPPool:
         return self.get(r.IPPOOLS, namespace, name)
 
-    def find_pool(self, namespace: str, name: str) -> IPPool | None:
-        return self.find(r.IPPOOLS, namespace, name)
-
     def list_pools(self, namespace: str) -> list[IPPool]:
         """Every IPPool of one namespace (pre-unpause validation: do the pools overlap?)."""
         return self.cached_list(r.IPPOOLS, namespace)
@@ -117,10 +111,6 @@ class Kube(CachedReads, GenericKube):
         """The watch cache's copy (None: not cached here, or not there yet); see
         `chain.gather.lookup` for when a copy may stand for a read."""
         return self.cached_find(r.IPADDRESSES, namespace, name)
-
-    def list_addresses(self, namespace: str, label_selector: str) -> list[IPAddress]:
-        """IPAddresses carry their claim's labels (IPAM copies them): one host's, by selector."""
-        return self.list(r.IPADDRESSES, namespace, label_selector)
 
     def create_claim(self, claim: IPClaim) -> IPClaim:
         """Raises AlreadyExists (an outcome) when a claim of that name is there already."""
@@ -155,9 +145,6 @@ class Kube(CachedReads, GenericKube):
     # --- Secrets and Events ------------------------------------------------------------
     def get_secret(self, namespace: str, name: str) -> Secret:
         return self.get(r.SECRETS, namespace, name)
-
-    def find_secret(self, namespace: str, name: str) -> Secret | None:
-        return self.find(r.SECRETS, namespace, name)
 
     def create_secret(self, secret: Secret) -> Secret:
         """Raises AlreadyExists (an outcome) when a Secret of that name is there already."""

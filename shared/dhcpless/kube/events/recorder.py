@@ -26,14 +26,13 @@ from dhcpless import names, tracing
 from dhcpless.errors import AlreadyExists, DhcplessError
 from dhcpless.kube.api.client import Kube
 from dhcpless.kube.events import posting
-from dhcpless.reasons import Reason, Severity
+from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
 
 log = logging.getLogger(__name__)
 MAX_MESSAGE = 1024
 INLINE = frozenset({Reason.HOST_RELEASED})
 """Posted by the handler itself: the release is never decided again, so its Event would not be."""
-__all__ = ["INLINE", "MAX_MESSAGE", "Reason", "Severity", "event_body", "flush", "record"]
 
 
 def record(kube: Kube, host: HostRef, reason: Reason, message: str, component: str) -> None:

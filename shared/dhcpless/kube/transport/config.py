@@ -60,12 +60,6 @@ def _context(document: Mapping[str, Any], files: tuple[Path, ...], wanted: str |
     return str(chosen)
 
 
-def kubeconfig_path(env: Mapping[str, str] = os.environ) -> Path | None:
-    """The first kubeconfig file kubectl would read, or None."""
-    files = kubeconfig.paths(env)
-    return files[0] if files else None
-
-
 def in_cluster(
     env: Mapping[str, str] = os.environ, account: Path = SERVICE_ACCOUNT
 ) -> Configuration:
@@ -76,13 +70,6 @@ def in_cluster(
     config.ssl_ca_cert = str(account / "ca.crt")
     _token_from(config, account / "token")
     return config
-
-
-def from_kubeconfig(path: Path) -> Configuration | None:
-    """The simple shapes (server, CA, token) of one file; None for what `kubernetes.config`
-    must do."""
-    document = kubeconfig.load(path)
-    return from_document(document, document.get("current-context"))
 
 
 def from_document(document: Mapping[str, Any], name: object) -> Configuration | None:

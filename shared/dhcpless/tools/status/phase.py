@@ -20,8 +20,8 @@ from dhcpless import keys
 from dhcpless.chain.decide import hang, slipped
 from dhcpless.chain.gate import Gate, gate
 from dhcpless.keys import ProvisioningState
-from dhcpless.kube.events.recorder import Reason
 from dhcpless.models import BareMetalHost, IPClaim
+from dhcpless.reasons import Reason
 
 
 class Phase(StrEnum):
