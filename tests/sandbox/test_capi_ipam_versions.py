@@ -18,7 +18,7 @@ from kubernetes import client
 from dhcpless import keys
 from dhcpless.errors import Gone
 from dhcpless.kube import Kube
-from dhcpless.kube.api import capi_version
+from dhcpless.kube.api import versions as capi_version
 from dhcpless.kube.api.capi import get_capi_claim
 from dhcpless.models import IPAddressClaim
 from dhcpless.sandbox.apiserver import SandboxServer

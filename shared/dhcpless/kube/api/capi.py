@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from dhcpless import keys
 from dhcpless.errors import Gone, Transient
-from dhcpless.kube.api import capi_version
+from dhcpless.kube.api import versions as capi_version
 from dhcpless.kube.api.client import Kube
 from dhcpless.kube.transport.errors import Verb, translated
 from dhcpless.models import IPAddressClaim

@@ -18,8 +18,8 @@ from kubernetes.client import ApiClient
 
 from dhcpless import limits
 from dhcpless.keys import WATCH_CACHE_ENV
-from dhcpless.kube.api import capi_version
 from dhcpless.kube.api import resources as r
+from dhcpless.kube.api import versions as capi_version
 from dhcpless.kube.api.cached import CachedReads
 from dhcpless.kube.api.generic import GenericKube, JsonPatch
 from dhcpless.kube.cache import watchcache
