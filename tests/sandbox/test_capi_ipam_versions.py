@@ -18,7 +18,7 @@ from kubernetes import client
 from dhcpless import keys
 from dhcpless.errors import Gone
 from dhcpless.kube import Kube
-from dhcpless.kube.api import versions as capi_version
+from dhcpless.kube.api import resources, versions
 from dhcpless.kube.api.capi import get_capi_claim
 from dhcpless.models import IPAddressClaim
 from dhcpless.sandbox.apiserver import SandboxServer
@@ -110,9 +110,9 @@ def test_the_chain_writes_and_lists_at_v1beta2_or_falls_back(
 ) -> None:
     """CAPI marks `ipam.cluster.x-k8s.io/v1beta1` deprecated (storage is v1beta2): the chain's
     creates, lists and IPAddress reads use v1beta2 when served, v1beta1 only when it is not
-    (`kube.capi_version`, one discovery per server)."""
+    (`kube.api.versions`, one discovery per server)."""
     load_crds(server, served)
-    capi_version.forget()
+    versions.forget()
     with server.api_client() as api:
         kube = Kube(api)
         claim = IPAddressClaim.from_k8s(_claim("c2"))
@@ -120,4 +120,4 @@ def test_the_chain_writes_and_lists_at_v1beta2_or_falls_back(
         listed = kube.list_capi_claims(NS, "")
         assert made.api_version == f"{GROUP}/{served[0]}"
         assert [(c.metadata.name, c.api_version) for c in listed] == [("c2", made.api_version)]
-        assert capi_version.ipam_version(api) == served[0]
+        assert versions.preferred(api, resources.CAPI_IPAM_CLAIMS) == served[0]

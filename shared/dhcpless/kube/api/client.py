@@ -19,7 +19,7 @@ from kubernetes.client import ApiClient
 from dhcpless import limits
 from dhcpless.keys import WATCH_CACHE_ENV
 from dhcpless.kube.api import resources as r
-from dhcpless.kube.api import versions as capi_version
+from dhcpless.kube.api import versions
 from dhcpless.kube.api.cached import CachedReads
 from dhcpless.kube.api.generic import GenericKube, JsonPatch
 from dhcpless.kube.cache import watchcache
@@ -128,18 +128,18 @@ class Kube(CachedReads, GenericKube):
         return self.list_pages(r.IPCLAIMS, namespace, label_selector)
 
     # --- CAPI IPAM (external pools, metal3.md §c.5) -----------------------------------
-    # At v1beta2 when served, else v1beta1 (`kube.capi_version`).
+    # At v1beta2 when served, else v1beta1 (`kube.api.versions`).
     def create_capi_claim(self, claim: IPAddressClaim) -> IPAddressClaim:
         """Raises AlreadyExists (an outcome) when a claim of that name is there already."""
-        return self.create(r.capi_claims(capi_version.ipam_version(self.api_client)), claim)
+        return self.create(versions.served_at(self.api_client, r.CAPI_IPAM_CLAIMS), claim)
 
     def list_capi_claims(self, namespace: str, label_selector: str) -> list[IPAddressClaim]:
         """IPAddressClaims in one namespace matching a selector (one host's, by the caller)."""
-        res = r.capi_claims(capi_version.ipam_version(self.api_client))
+        res = versions.served_at(self.api_client, r.CAPI_IPAM_CLAIMS)
         return self.list(res, namespace, label_selector)
 
     def get_capi_address(self, namespace: str, name: str) -> CapiIPAddress:
-        res = r.capi_addresses(capi_version.ipam_version(self.api_client))
+        res = versions.served_at(self.api_client, r.CAPI_IPAM_ADDRESSES)
         return self.get(res, namespace, name)
 
     # --- Secrets and Events ------------------------------------------------------------

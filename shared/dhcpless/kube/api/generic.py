@@ -153,5 +153,5 @@ def _name(obj: Any) -> str:
 
 def _body(res: Resource[Any], obj: Any) -> dict[str, Any]:
     """The object as sent: at the descriptor's apiVersion, whatever the model defaults to (a
-    CAPI claim built at v1beta1 is sent at v1beta2 when that is served, `kube.capi_version`)."""
+    CAPI claim built at v1beta1 is sent at v1beta2 when that is served, `kube.api.versions`)."""
     return {**obj.to_k8s(), "apiVersion": res.api_version, "kind": res.kind}

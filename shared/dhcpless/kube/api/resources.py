@@ -75,11 +75,26 @@ def _capm3(kind: str, plural: str, parse: Callable[[Raw], M]) -> Resource[M]:
     return Resource(kind, keys.CAPM3_GROUP, keys.CAPM3_VERSION, plural, parse)
 
 
-def _capi_ipam(
-    kind: str, plural: str, parse: Callable[[Raw], M], label: str = "", version: str = ""
-) -> Resource[M]:
-    version = version or keys.CAPI_IPAM_VERSION
-    return Resource(kind, keys.CAPI_IPAM_GROUP, version, plural, parse, True, label)
+@dataclass(frozen=True, slots=True)
+class Versioned(Generic[M]):
+    """A kind served at several versions, the preferred first (Cluster API: v1beta2, and
+    v1beta1, deprecated but the only version of older installations). Read through the same
+    generic operations as any kind, at the version the server serves (`kube.api.versions`)."""
+
+    kind: str
+    group: str
+    versions: tuple[str, ...]
+    plural: str
+    parse: Callable[[Raw], M]
+    label: str = ""
+
+    def at(self, version: str) -> Resource[M]:
+        """The descriptor at one version (one of `versions`)."""
+        return Resource(self.kind, self.group, version, self.plural, self.parse, True, self.label)
+
+
+CAPI_VERSIONS = ("v1beta2", "v1beta1")
+CAPI_GROUP = "cluster.x-k8s.io"
 
 
 HOSTS = Resource(
@@ -92,30 +107,21 @@ MACHINE_TEMPLATES = _capm3(
     "Metal3MachineTemplate", "metal3machinetemplates", Metal3MachineTemplate.from_k8s
 )
 METAL3DATAS = _capm3("Metal3Data", "metal3datas", Metal3Data.from_k8s)
-CAPI_CLAIMS = _capi_ipam("IPAddressClaim", "ipaddressclaims", IPAddressClaim.from_k8s)
-CAPI_ADDRESSES = _capi_ipam(
-    "IPAddress", "ipaddresses", CapiIPAddress.from_k8s, f"IPAddress.{keys.CAPI_IPAM_GROUP}"
+CAPI_IPAM_CLAIMS = Versioned(
+    "IPAddressClaim",
+    keys.CAPI_IPAM_GROUP,
+    CAPI_VERSIONS,
+    "ipaddressclaims",
+    IPAddressClaim.from_k8s,
 )
-
-
-def capi_claims(version: str) -> Resource[IPAddressClaim]:
-    """IPAddressClaims at the version the server serves (`kube.capi_version`)."""
-    return CAPI_CLAIMS if version == CAPI_CLAIMS.version else _CAPI_CLAIMS_AT[version]
-
-
-def capi_addresses(version: str) -> Resource[CapiIPAddress]:
-    """CAPI IPAddresses at the version the server serves (`kube.capi_version`)."""
-    return CAPI_ADDRESSES if version == CAPI_ADDRESSES.version else _CAPI_ADDRESSES_AT[version]
-
-
-_CAPI_CLAIMS_AT = {
-    v: _capi_ipam("IPAddressClaim", "ipaddressclaims", IPAddressClaim.from_k8s, version=v)
-    for v in ("v1beta2", "v1beta1")
-}
-_CAPI_ADDRESSES_AT = {
-    v: _capi_ipam("IPAddress", "ipaddresses", CapiIPAddress.from_k8s, CAPI_ADDRESSES.label, v)
-    for v in ("v1beta2", "v1beta1")
-}
+CAPI_IPAM_ADDRESSES = Versioned(
+    "IPAddress", keys.CAPI_IPAM_GROUP, CAPI_VERSIONS, "ipaddresses", CapiIPAddress.from_k8s,
+    f"IPAddress.{keys.CAPI_IPAM_GROUP}",
+)  # fmt: skip
+CLUSTERS = Versioned("Cluster", CAPI_GROUP, CAPI_VERSIONS, "clusters", K8sObject.from_k8s)
+"""Only whether one exists is read (`kube.api.capi.cluster_exists`)."""
+CAPI_CLAIMS = CAPI_IPAM_CLAIMS.at(keys.CAPI_IPAM_VERSION)
+CAPI_ADDRESSES = CAPI_IPAM_ADDRESSES.at(keys.CAPI_IPAM_VERSION)
 SECRETS = Resource("Secret", "", "v1", "secrets", Secret.from_k8s)
 NAMESPACES = Resource("Namespace", "", "v1", "namespaces", Namespace.from_k8s, namespaced=False)
 CONFIGMAPS = Resource("ConfigMap", "", "v1", "configmaps", ConfigMap.from_k8s)
