@@ -19,6 +19,7 @@ from kubernetes import client as k8s
 from dhcpless.kube import Kube
 from dhcpless.kube.api import resources
 from dhcpless.kube.cache import informer, watchstream
+from dhcpless.kube.cache.reflector import Policy
 from dhcpless.kube.cache.watchcache import WatchCache
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support import objects
@@ -89,7 +90,9 @@ def test_a_broken_stream_relists(
         yield from real(*args, **kw)
 
     monkeypatch.setattr(watchstream, "watch", breaks_once)
-    monkeypatch.setattr(informer, "BACKOFF_FIRST", 0.05)  # the relist's wait, shortened
+    monkeypatch.setattr(
+        informer, "POLICY", Policy(backoff_first=0.05)
+    )  # the relist's wait, shortened
     kube, cache = cached
     kube.list_pools(NS)
     pools = cache.informers()[0]
@@ -100,7 +103,9 @@ def test_a_broken_stream_relists(
 def test_a_resource_version_too_old_relists(
     world: SandboxServer, cached: tuple[Kube, WatchCache], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(informer, "BACKOFF_FIRST", 0.05)  # the relist's wait, shortened
+    monkeypatch.setattr(
+        informer, "POLICY", Policy(backoff_first=0.05)
+    )  # the relist's wait, shortened
     kube, cache = cached
     kube.list_pools(NS)
     with world.api_client() as api:

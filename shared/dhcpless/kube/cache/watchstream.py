@@ -24,6 +24,7 @@ from dhcpless.kube.api.resources import Resource
 from dhcpless.kube.transport import core, large
 
 Raw = Mapping[str, Any]
+Keep = Callable[[Raw], Raw]
 CONNECT_SECONDS = 5.0
 READ_MARGIN_SECONDS = 30.0
 """A watch reads nothing between events: the read timeout is its `timeoutSeconds` plus this,
@@ -43,6 +44,11 @@ class WatchEvent:
     object: Raw
 
 
+def unchanged(obj: Raw) -> Raw:
+    """Keep the whole object (what a reflector without a cache's trimming passes on)."""
+    return obj
+
+
 class Expired(Transient):
     """410 Gone: the resourceVersion is older than the server's history; relist."""
 
@@ -55,19 +61,22 @@ a large kind never holds a whole fleet's raw objects at once, only one page and 
 def list_all(
     api: ApiClient,
     res: Resource[Any],
-    namespace: str,
-    keep: Callable[[Raw], Raw] = lambda obj: obj,
-    page: int = PAGE,
+    namespace: str | None,
+    keep: Keep = unchanged,
+    page: int | None = PAGE,
     pages: int | None = None,
+    selector: str = "",
 ) -> Listed:
-    """One LIST of a namespace, page by page (`ApiException` on an error status), each object
-    passed through `keep` as its page arrives. The resourceVersion is the first page's: every
-    page is of that snapshot (kube-apiserver's continue token carries it), and a watch from
-    it sees whatever changed since, whichever page it fell in. `pages`: stop after so many."""
+    """One LIST of a namespace (None: all of them), page by page (`ApiException` on an error
+    status), each object passed through `keep` as its page arrives. The resourceVersion is the
+    first page's: every page is of that snapshot (kube-apiserver's continue token carries it),
+    and a watch from it sees whatever changed since, whichever page it fell in. `pages`: stop
+    after so many; `page` None: one request; `selector`: a label selector."""
     path, items, version, token = res.path(namespace, False), [], "", ""
     while True:
-        query = {"limit": str(page)} | ({"continue": token} if token else {})
-        raw = core.request(api, "GET", path, {"namespace": namespace}, query=query)
+        query = ({"limit": str(page)} if page else {}) | ({"continue": token} if token else {})
+        query |= {"labelSelector": selector} if selector else {}
+        raw = core.request(api, "GET", path, _params(namespace), query=query)
         body = raw if isinstance(raw, Mapping) else {}
         meta = body.get("metadata") or {}
         version = version or str(meta.get("resourceVersion") or "")
@@ -87,19 +96,22 @@ def list_version(api: ApiClient, res: Resource[Any], namespace: str) -> Listed:
 def watch(
     api: ApiClient,
     res: Resource[Any],
-    namespace: str,
+    namespace: str | None,
     since: str,
     seconds: int,
     opened: Callable[[Any], None] = lambda _: None,
-    keep: Callable[[Raw], Raw] = lambda obj: obj,
+    keep: Keep = unchanged,
+    selector: str = "",
+    bookmarks: bool = True,
 ) -> Iterator[WatchEvent]:
     """The events of one WATCH from `since` until the server ends it (`timeoutSeconds`).
     An ERROR event with code 410 raises `Expired`; any other ERROR a `Transient`. `opened`
     gets the live response (closing it from another thread ends the stream at once). Each
     object passes through `keep` as it is decoded, one large document at a time in the process
     (`kube.large`), so a large one is trimmed before anything else large is decoded."""
-    query = {"watch": "true", "resourceVersion": since, "allowWatchBookmarks": "true"}
-    query |= {"timeoutSeconds": str(seconds)}
+    query = {"watch": "true", "resourceVersion": since}
+    query |= {"allowWatchBookmarks": "true"} if bookmarks else {}
+    query |= {"timeoutSeconds": str(seconds)} | ({"labelSelector": selector} if selector else {})
     response = _open(api, res.path(namespace, False), namespace, query, seconds)
     opened(response)
     try:
@@ -112,11 +124,17 @@ def watch(
         response.response.release_conn()
 
 
-def _open(api: ApiClient, path: str, namespace: str, query: Mapping[str, str], seconds: int) -> Any:
+def _params(namespace: str | None) -> dict[str, str]:
+    return {} if namespace is None else {"namespace": namespace}
+
+
+def _open(
+    api: ApiClient, path: str, namespace: str | None, query: Mapping[str, str], seconds: int
+) -> Any:
     serialized = api.param_serialize(
         method="GET",
         resource_path=path,
-        path_params={"namespace": namespace},
+        path_params=_params(namespace),
         query_params=list(query.items()),
         header_params={"Accept": "application/json"},
         auth_settings=["BearerToken"],
@@ -157,7 +175,7 @@ def _lines(response: Any) -> Iterator[bytes]:
         yield tail
 
 
-def _event(raw: object, keep: Callable[[Raw], Raw] = lambda obj: obj) -> WatchEvent:
+def _event(raw: object, keep: Keep = unchanged) -> WatchEvent:
     if not isinstance(raw, Mapping) or not isinstance(raw.get("object"), Mapping):
         raise Transient("watch event without an object")
     kind, obj = str(raw.get("type") or ""), raw["object"]
