@@ -4,12 +4,17 @@ core/v1 Event recorder and its poster), and two internals, `transport` (client c
 the request path, timeouts, exception translation, large bodies) and `cache` (the watch cache).
 
 Nothing outside `dhcpless.kube` imports `transport` or `cache` (an import contract): what
-callers need of them is named here, the package's public surface.
+callers need of them is named here, the package's public surface (the sandbox's controllers
+and event sources stand on the same `Reflector` as the watch cache).
 """
 
 from dhcpless.kube.api.client import Kube, from_environment
+from dhcpless.kube.cache.reflector import Policy as ReflectorPolicy
+from dhcpless.kube.cache.reflector import Reflector
 from dhcpless.kube.cache.watchcache import WatchCache
 from dhcpless.kube.cache.watchcache import kinds_for as cached_kinds
+from dhcpless.kube.cache.watchstream import Listed
+from dhcpless.kube.cache.watchstream import WatchEvent as StreamEvent
 from dhcpless.kube.transport.config import configuration
 from dhcpless.kube.transport.errors import (
     ApiUnavailable,
@@ -25,7 +30,11 @@ __all__ = [
     "ApiUnavailable",
     "Conflict",
     "Kube",
+    "Listed",
     "PreconditionFailed",
+    "Reflector",
+    "ReflectorPolicy",
+    "StreamEvent",
     "Verb",
     "WatchCache",
     "cached_kinds",
