@@ -1,7 +1,7 @@
 """The CAPI in-cluster IPAM stand-in and our reader, at the versions Cluster API serves.
 
 Cluster API serves `ipam.cluster.x-k8s.io/v1beta2` (v1beta1 deprecated, and the only version of
-older installations). `kube.capi.get_capi_claim` reads v1beta2 and falls back to v1beta1 only
+older installations). `kube.api.capi.get_capi_claim` reads v1beta2 and falls back to v1beta1 only
 when v1beta2 is not served; a claim the chain wrote at v1beta1 is read either way. The in-cluster
 provider writes no conditions on a claim: an exhausted pool leaves the claim as it was (no
 address, no `Ready=False`) and serves it once the pool has room.

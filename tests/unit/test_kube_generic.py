@@ -1,4 +1,4 @@
-"""The generic adapter (`dhcpless.kube.api.generic` over `kube.resources`), against the sandbox API.
+"""The generic adapter (`kube.api.generic` over `kube.api.resources`), against the sandbox API.
 
 Covers: every described resource maps a missing object to `Gone` (naming it) and `find` reads
 that as None; a create / find / patch / delete round trip through the generic operations; the

@@ -1,4 +1,4 @@
-"""A request's head and body leave in one write (`kube.onewrite`, issue 15).
+"""A request's head and body leave in one write (`kube.transport.onewrite`, issue 15).
 
 urllib3 writes the head, then the body: the receiver, holding the head, waits for the body
 while the sender wins the GIL back. With `onewrite` the same bytes go in one `sendall`; the

@@ -1,4 +1,4 @@
-"""What the watch cache keeps of an object (`kube.kept`), and a bounded informer's window."""
+"""What the watch cache keeps of an object (`kube.cache.kept`), and a bounded informer's window."""
 
 from __future__ import annotations
 

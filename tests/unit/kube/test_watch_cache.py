@@ -1,4 +1,4 @@
-"""The adapter's watch cache (`kube.watchcache`): its reads, against the sandbox API.
+"""The adapter's watch cache (`kube.cache.watchcache`): its reads, against the sandbox API.
 
 Covers: the three cached reads answer what a direct read answers (objects, `Gone` for a
 missing template, `InvalidInput` for a malformed one, a bad name refused alike) and a second

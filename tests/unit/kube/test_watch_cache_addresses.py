@@ -3,7 +3,7 @@ claim at hand (issue 15: one GET per host less on the handler's path).
 
 A copy owned by another UID (a name reused after a delete), or not cached yet, is read
 directly; the other functions, whose Roles do not watch IPAddresses, read directly always.
-The cache holds the addresses it saw added or changed since it started (`kube.kept`): one
+The cache holds the addresses it saw added or changed since it started (`kube.cache.kept`): one
 made before is read directly.
 """
 

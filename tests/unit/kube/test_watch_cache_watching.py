@@ -1,4 +1,4 @@
-"""How the watch cache (`kube.informer`) keeps itself current, against the sandbox API.
+"""How the watch cache (`kube.cache.informer`) keeps itself current, against the sandbox API.
 
 Covers: a create, an edit and a delete reach the cache through the watch with no new LIST; a
 watch the server ends is resumed from its resourceVersion (no LIST); a broken stream and a

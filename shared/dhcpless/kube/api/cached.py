@@ -1,10 +1,10 @@
-"""Reads the adapter answers from its watch cache (`kube.watchcache`) when it has one.
+"""Reads the adapter answers from its watch cache (`kube.cache.watchcache`) when it has one.
 
 Same signatures, results and errors as the direct read they replace: the namespace and name
-are checked as the request would check them (`kube.core.check_segments`), a name the cache
+are checked as the request would check them (`kube.transport.core.check_segments`), a name the cache
 does not hold is `Gone` with the message a 404 gives, and each object is parsed at read time
-inside the adapter's one translation (`kube.errors.translated`), so a malformed object is the
-same `InvalidInput`. Whatever the cache cannot answer (a kind it does not keep, not synced,
+inside the adapter's one translation (`kube.transport.errors.translated`), so a malformed object is
+the same `InvalidInput`. Whatever the cache cannot answer (a kind it does not keep, not synced,
 no RBAC for `watch`) is read directly.
 """
 
@@ -51,7 +51,8 @@ class CachedReads(GenericKube):
 
     def _held(self, res: Resource[M], namespace: str) -> dict[str, Raw] | None:
         """The cache's objects of `res` in `namespace` by name; None: it cannot answer, or it
-        holds only the most recent of the kind (`kube.kept.limit_for`: absence says nothing)."""
+        holds only the most recent of the kind (`kube.cache.kept.limit_for`: absence says
+        nothing)."""
         if self.cache is None or kept.limit_for(res) is not None:
             return None
         return self.cache.items(res, namespace)

@@ -1,7 +1,7 @@
 """The calls lending a claim to CAPM3 makes (`chain.lifecycle`), beside the main adapter.
 
-Written on the generic operations (`kube.generic`) like every named call of `kube.client`:
-typed models out, every client error translated into our families (`kube.errors`).
+Written on the generic operations (`kube.api.generic`) like every named call of `kube.api.client`:
+typed models out, every client error translated into our families (`kube.transport.errors`).
 """
 
 from __future__ import annotations

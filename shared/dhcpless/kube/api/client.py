@@ -1,10 +1,10 @@
 """The one thin typed adapter over the official `kubernetes` client.
 
-`Kube` is the generic operations (`kube.generic`) over the resource table (`kube.resources`),
-plus one named call per thing the functions do, each a line over a generic operation: callers
-see models from `dhcpless.models` and our error families (`kube.errors`), never a client
-exception or a raw dict. Tests run it against the sandbox API server: no fakes of the client
-itself.
+`Kube` is the generic operations (`kube.api.generic`) over the resource table
+(`kube.api.resources`), plus one named call per thing the functions do, each a line over a generic
+operation: callers see models from `dhcpless.models` and our error families
+(`kube.transport.errors`), never a client exception or a raw dict. Tests run it against the sandbox
+API server: no fakes of the client itself.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ from dhcpless.models.refs import TemplateRef
 
 def from_environment(function: str | None = None) -> Kube:
     """KUBECONFIG (or ~/.kube/config) when present, otherwise the in-cluster service account
-    (`kube.config`: without importing `kubernetes.config` unless the kubeconfig needs it).
-    With the watch cache (`kube.watchcache`) unless `DHCPLESS_WATCH_CACHE=off`: what the
+    (`kube.transport.config`: without importing `kubernetes.config` unless the kubeconfig needs it).
+    With the watch cache (`kube.cache.watchcache`) unless `DHCPLESS_WATCH_CACHE=off`: what the
     function processes use; `function` chooses the kinds cached (`watchcache.kinds_for`)."""
     api = ApiClient(config.configuration())
     on = watchcache.enabled(os.environ.get(WATCH_CACHE_ENV))
@@ -53,7 +53,7 @@ def from_environment(function: str | None = None) -> Kube:
 
 class Kube(CachedReads, GenericKube):
     """Typed calls on BareMetalHosts, templates, IPAM objects, Secrets and Events. With a
-    `cache`, templates and IPPools are read from it (`kube.cached`); without, every read is a
+    `cache`, templates and IPPools are read from it (`kube.api.cached`); without, every read is a
     request (what tests build unless they ask for the cache)."""
 
     def __init__(
@@ -155,5 +155,5 @@ class Kube(CachedReads, GenericKube):
         return self.replace(r.SECRETS, secret)
 
     def create_event(self, namespace: str, body: Mapping[str, Any]) -> None:
-        """A core/v1 Event; built by `kube.recorder`, which owns its shape."""
+        """A core/v1 Event; built by `kube.events.recorder`, which owns its shape."""
         self._send(Verb.CREATE, r.EVENTS, namespace, body=body, read=lambda _: None)

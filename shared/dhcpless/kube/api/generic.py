@@ -1,9 +1,9 @@
-"""The generic typed operations every named call of the adapter (`kube.client`) is built on.
+"""The generic typed operations every named call of the adapter (`kube.api.client`) is built on.
 
-One method per verb, typed by the resource descriptor (`kube.resources`): `get(HOSTS, ...)`
+One method per verb, typed by the resource descriptor (`kube.api.resources`): `get(HOSTS, ...)`
 returns a `BareMetalHost`. Every request passes through `_send`, the one place a client
-exception becomes one of our families (`kube.errors.translated`: a 404 is `Gone`), and `find`
-is the one place `Gone` is read as "absent". Patches follow kubectl's two kinds
+exception becomes one of our families (`kube.transport.errors.translated`: a 404 is `Gone`), and
+`find` is the one place `Gone` is read as "absent". Patches follow kubectl's two kinds
 (kubernetes/apimachinery `pkg/types/patch.go`: `application/json-patch+json`, whose failed
 `test` op the API server answers with 422, and `application/merge-patch+json`).
 """

@@ -15,5 +15,6 @@ from dhcpless.kube.api.resources import NAMESPACES
 
 
 def selected(kube: Kube, selector: str) -> list[str]:
-    """Names of the Namespaces matching `selector`, sorted (errors as in `kube.errors`)."""
+    """Names of the Namespaces matching `selector`, sorted (errors as in
+    `kube.transport.errors`)."""
     return sorted(namespace.metadata.name for namespace in kube.list(NAMESPACES, None, selector))

@@ -1,7 +1,7 @@
 """The resources the adapter reads and writes, as data: one descriptor per kind.
 
 A descriptor says where a kind lives (group, version, plural, namespaced) and how an answer
-becomes a model, so the generic operations (`kube.generic`) need no per-kind code. Paths are
+becomes a model, so the generic operations (`kube.api.generic`) need no per-kind code. Paths are
 built as client-go's dynamic client builds them (kubernetes/client-go `dynamic/simple.go`,
 `dynamicResourceClient.makeURLSegments`: `/api/v1` for the core group, else
 `/apis/<group>/<version>`, then `namespaces/<ns>/` when namespaced, the plural and the name).
@@ -137,4 +137,4 @@ ALL: tuple[Resource[Any], ...] = (
 """Every descriptor (tests walk it: each maps a missing object to `Gone`)."""
 
 EVENTS = Resource("Event", "", "v1", "events", K8sObject.from_k8s)
-"""core/v1 Events, written as plain bodies (`kube.recorder` owns their shape), never read."""
+"""core/v1 Events, written as plain bodies (`kube.events.recorder` owns their shape), never read."""

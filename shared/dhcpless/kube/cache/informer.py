@@ -37,9 +37,9 @@ class Informer(Reflector):
     def __init__(self, api: ApiClient, res: Resource[Any], namespace: str) -> None:
         super().__init__(api, res, namespace, policy=POLICY, name=f"informer-{res.plural}")
         self.keep, self.limit = kept.keep_for(res), kept.limit_for(res)
-        """What of each object is held, and how many (`kube.kept`)."""
+        """What of each object is held, and how many (`kube.cache.kept`)."""
         self.packer = kept.Packer()
-        """How a bounded kind's objects are held (`kube.kept.Packer`)."""
+        """How a bounded kind's objects are held (`kube.cache.kept.Packer`)."""
         self._items: dict[str, Raw | bytes] = {}
         """By name; a bounded kind's objects packed (`packer`)."""
         self._lock = threading.Lock()

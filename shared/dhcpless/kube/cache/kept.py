@@ -11,7 +11,7 @@ and `managedFields` name every claim. What the chain reads of a cached object:
 * IPAddresses: `spec` and the metadata the watch cache's checks need (name, namespace, UID,
   resourceVersion, ownerReferences: `chain.gather.lookup.made_for`), and only the most recent
   `ADDRESS_LIMIT` of them: the copy the chain wants is the one IPAM made for a claim it just
-  answered, and a name the cache does not hold is read directly (`kube.cached.cached_find`),
+  answered, and a name the cache does not hold is read directly (`kube.api.cached.cached_find`),
   so an older address costs one read, never a wrong answer. They are held packed (`Packer`):
   compact JSON, deflated against the first address the cache packed, unpacked on read. A dict
   of dicts costs five times the compact JSON's bytes, and that JSON six times the deflated

@@ -3,7 +3,7 @@ Metal3MachineTemplates that select hosts, the Metal3DataTemplates they name and 
 
 What controller-runtime's default client does (sigs.k8s.io/controller-runtime `pkg/cache`:
 reads of a kind come from an informer, one per kind and namespace), built on our reflector
-(`kube.informer`). Started lazily, on the first read of each kind and namespace in this
+(`kube.cache.informer`). Started lazily, on the first read of each kind and namespace in this
 process, never at import or app creation: gunicorn forks its worker after loading the
 config, and threads do not survive a fork (a cache used before a fork starts again in the
 child). Reads wait up to `FIRST_SYNC_SECONDS` for the initial LIST (every reader that comes

@@ -1,5 +1,5 @@
 """The two requests a watch cache is made of: one LIST, then one streaming WATCH from its
-resourceVersion, through the real client's request path (`kube.core`), so authentication,
+resourceVersion, through the real client's request path (`kube.transport.core`), so authentication,
 TLS and `ApiException` are the client's own.
 
 Modelled on client-go's `tools/cache/reflector.go`: `Reflector.list` takes the collection's
@@ -88,7 +88,7 @@ def list_all(
 
 def list_version(api: ApiClient, res: Resource[Any], namespace: str) -> Listed:
     """The collection's resourceVersion alone (a one-object page, its object dropped): what a
-    cache that holds only what it sees change starts from (`kube.kept.limit_for`)."""
+    cache that holds only what it sees change starts from (`kube.cache.kept.limit_for`)."""
     listed = list_all(api, res, namespace, page=1, pages=1)
     return Listed((), listed.resource_version)
 
@@ -108,7 +108,7 @@ def watch(
     An ERROR event with code 410 raises `Expired`; any other ERROR a `Transient`. `opened`
     gets the live response (closing it from another thread ends the stream at once). Each
     object passes through `keep` as it is decoded, one large document at a time in the process
-    (`kube.large`), so a large one is trimmed before anything else large is decoded."""
+    (`kube.transport.large`), so a large one is trimmed before anything else large is decoded."""
     query = {"watch": "true", "resourceVersion": since}
     query |= {"allowWatchBookmarks": "true"} if bookmarks else {}
     query |= {"timeoutSeconds": str(seconds)} | ({"labelSelector": selector} if selector else {})

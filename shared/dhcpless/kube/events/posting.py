@@ -13,7 +13,7 @@ decision, already said: done); `flush` waits, within a bound, until everything q
 posted — at interpreter exit (`atexit`), at gunicorn's `worker_exit` (deploy/gunicorn_conf.py)
 and in tests. What is lost: Events still queued when the process is killed without a graceful
 stop (SIGKILL, OOM); the recorder posts the one that nothing later would say again inline
-(`kube.recorder.INLINE`).
+(`kube.events.recorder.INLINE`).
 """
 
 from __future__ import annotations

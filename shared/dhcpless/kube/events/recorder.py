@@ -6,7 +6,7 @@ a redelivered CloudEvent that reaches the same decision writes nothing new (an e
 an `AlreadyExists` outcome, ignored) — at-least-once delivery does not flood the host's Events.
 Messages are short and never contain Secret data.
 
-Posted off the handler's path (`kube.posting`: a queue and one thread, as client-go's
+Posted off the handler's path (`kube.events.posting`: a queue and one thread, as client-go's
 `tools/record` and kopf's poster do), except the Events in `INLINE`: they report a change no
 later delivery decides again, so the handler posts them itself, right after the write they
 report, and a host is never released with its Event still waiting in a queue. The others are

@@ -6,7 +6,8 @@ about 0.25 s (it pulls in requests and OAuth libraries, README "Performance").
   copy in memory is older than `TOKEN_MAX_AGE` (the client calls `refresh_api_key_hook` before
   every request).
 * **A kubeconfig** (`KUBECONFIG`'s files merged as kubectl merges them, else `~/.kube/config`:
-  `kube.kubeconfig`; development, `dhcpless serve`, `dhcpless status`): the chosen context's
+  `kube.transport.kubeconfig`; development, `dhcpless serve`, `dhcpless status`): the chosen
+  context's
   server, CA or `insecure-skip-tls-verify`, and a `token` / `tokenFile` are read here; anything
   else (client certificates, exec or auth-provider plugins) is left to
   `kubernetes.config.load_kube_config`, imported only then.
@@ -33,8 +34,8 @@ SIMPLE_USER = frozenset({"token", "tokenFile"})
 def configuration(
     env: Mapping[str, str] = os.environ, explicit: str | None = None, context: str | None = None
 ) -> Configuration:
-    """From the kubeconfig files kubectl would read (`kube.kubeconfig`: `KUBECONFIG` merged,
-    or `explicit`), else in cluster; `context` overrides the files' current context."""
+    """From the kubeconfig files kubectl would read (`kube.transport.kubeconfig`: `KUBECONFIG`
+    merged, or `explicit`), else in cluster; `context` overrides the files' current context."""
     files = kubeconfig.paths(env, explicit)
     if not files:
         if context:

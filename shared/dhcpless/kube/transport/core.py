@@ -4,8 +4,8 @@ Exists because `kubernetes.client.CoreV1Api` imports hundreds of model classes o
 (about 0.8 s and 20 MB per cold start, README "Performance"), and `CustomObjectsApi` about
 30 ms more, while a function needs a few calls on plain JSON. `ApiClient.param_serialize` /
 `call_api` / `response_deserialize` are what the generated APIs use themselves: same
-configuration, authentication, TLS and `ApiException` on error, so `kube.errors` translates
-these calls like every other. `kube.generic` builds every typed call on `request`.
+configuration, authentication, TLS and `ApiException` on error, so `kube.transport.errors`
+translates these calls like every other. `kube.api.generic` builds every typed call on `request`.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A pool's `status.indexes` and `managedFields` name every claim of the fleet: at 5,000 hosts an
 IPPool is some 430 KB of JSON, and decoding it builds about 2.5 MB of Python objects for a
 moment. ipclaim-fulfilment meets each pool status write twice at once, as the watch cache's
-event (`kube.informer`) and as the IPPool CloudEvent (`serving.web`), and its threads decoded
+event (`kube.cache.informer`) and as the IPPool CloudEvent (`serving.web`), and its threads decoded
 both together, so the process's peak memory, which the allocator keeps, grew with the fleet.
 Taking one process-wide lock for documents of `LARGE_BYTES` or more keeps one such document
 alive at a time; smaller ones (every host's objects) never wait.
@@ -11,7 +11,7 @@ alive at a time; smaller ones (every host's objects) never wait.
 Who waits: the pool informer's next large event, for as long as a large event's request runs
 (the handler of an IPPool event that frees no room returns at once; `functions` decide what
 a request holds). Nothing waited on while the lock is held takes it again: a reader of the
-watch cache waits at most its first-sync bound (`kube.watchcache`), never for this lock.
+watch cache waits at most its first-sync bound (`kube.cache.watchcache`), never for this lock.
 """
 
 from __future__ import annotations

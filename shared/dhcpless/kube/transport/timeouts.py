@@ -4,8 +4,8 @@ The official client sends a request without a timeout unless each call passes
 `_request_timeout`, and urllib3 treats that explicit None as "wait forever" (kubernetes
 `client/rest.py` `RESTClientObject.request`), so a hung API server would hold a function's
 thread past Serving's request timeout. `Kube` wraps the client's REST layer once, here, so
-the generated APIs and `kube.core` calls alike get `limits.API_TIMEOUT` unless they ask for
-another.
+the generated APIs and `kube.transport.core` calls alike get `limits.API_TIMEOUT` unless they ask
+for another.
 """
 
 from __future__ import annotations
