@@ -8,11 +8,7 @@ when that version expired. Either way the next change arrives as an event.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
-import urllib3
 
 from dhcpless.kube.api import resources
 from dhcpless.kube.cache import watchstream
@@ -21,7 +17,7 @@ from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.controllers import reflector as sandbox
 from tests.support import objects
 from tests.support.waits import eventually
-from tests.unit.kube.cache_support import NS, create
+from tests.unit.kube.cache_support import NS, break_first_watch, create
 
 Seen = tuple[str, str]
 
@@ -55,15 +51,7 @@ def test_the_sandbox_stands_on_the_same_reflector() -> None:
 def test_a_broken_stream(
     world: SandboxServer, monkeypatch: pytest.MonkeyPatch, policy: Policy, lists: int
 ) -> None:
-    real, calls = watchstream.watch, []
-
-    def breaks_once(*args: Any, **kw: Any) -> Iterator[watchstream.WatchEvent]:
-        calls.append(args)
-        if len(calls) == 1:
-            raise urllib3.exceptions.ProtocolError("connection broken: IncompleteRead")
-        yield from real(*args, **kw)
-
-    monkeypatch.setattr(watchstream, "watch", breaks_once)
+    calls = break_first_watch(monkeypatch)
     reflector = Recording(world, policy)
     reflector.start()
     try:
