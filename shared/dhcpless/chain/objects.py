@@ -75,8 +75,8 @@ def secret_object(action: WriteSecret) -> Secret:
     }
     meta: dict[str, Any] = {"name": action.name, "namespace": action.namespace, "labels": labels}
     annotations: dict[str, str] = _uid(action.host)
-    if action.data_format is not keys.NetworkDataFormat.OPENSTACK:
-        annotations[keys.NETWORK_DATA_FORMAT_ANNOTATION] = action.data_format.value
+    if action.data_format != keys.NetworkDataFormat.OPENSTACK:
+        annotations[keys.NETWORK_DATA_FORMAT_ANNOTATION] = str(action.data_format)
     annotations[keys.RAMDISK_PROFILE_ANNOTATION] = action.ramdisk_profile.value
     if action.claimed:  # carried to the host by the release (`chain.decide.reclaim`)
         annotations[keys.CLAIMED_POOLS_ANNOTATION] = action.claimed
@@ -85,8 +85,7 @@ def secret_object(action: WriteSecret) -> Secret:
     if annotations:
         meta["annotations"] = annotations
     data = {keys.NETWORK_DATA_KEY: Secret.encode(action.network_data)}
-    if action.nmstate is not None:
-        data[keys.NMSTATE_KEY] = Secret.encode(action.nmstate)
+    data.update((key, Secret.encode(text)) for key, text in action.other_keys)
     return Secret.model_validate(
         {
             "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},
