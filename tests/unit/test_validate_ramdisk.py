@@ -24,9 +24,9 @@ from dhcpless.keys import ValidationRule
 from dhcpless.models import BareMetalHost
 from dhcpless.models.netdata import NetworkData
 from dhcpless.render import Address, redact, render_network_data
-from dhcpless.render.ramdisk_profile import RamdiskProfile
+from dhcpless.render.profiles.glean import HINTS, RamdiskCheck
+from dhcpless.render.profiles.registry import RamdiskProfile
 from dhcpless.render.validate import validate_network_data
-from dhcpless.render.validate_ramdisk import HINTS, RamdiskCheck
 from dhcpless.sandbox.standins.ramdisk import GleanMode, writer_loses
 from tests.support.layouts import BOOT, LAYOUTS
 

@@ -31,14 +31,14 @@ from dhcpless.render.errors import RenderError
 from dhcpless.render.openstack import render_network_data
 from dhcpless.render.osdoc import parse_rendered
 from dhcpless.render.problem import Problem, bounded
-from dhcpless.render.ramdisk_profile import DEFAULT_PROFILE, RamdiskProfile
+from dhcpless.render.profiles.glean import ramdisk_problems
+from dhcpless.render.profiles.registry import DEFAULT_PROFILE, RamdiskProfile
 from dhcpless.render.validate_boot import boot_mac_problems
 from dhcpless.render.validate_ip import address_problems, dns_problems, route_problems
 from dhcpless.render.validate_ironic import ironic_problems
 from dhcpless.render.validate_links import cycle_problems, mac_problems, reference_problems
 from dhcpless.render.validate_names import name_problems
 from dhcpless.render.validate_pools import pool_problems
-from dhcpless.render.validate_ramdisk import ramdisk_problems
 
 __all__ = ["Problem", "ValidationRule", "validate_for_host", "validate_network_data"]
 

@@ -30,8 +30,8 @@ from dhcpless.render import Address, RenderError, pool_uses, referenced_pools
 from dhcpless.render.nmstate import dump_nmstate, openstack_to_nmstate
 from dhcpless.render.openstack import render_network_data
 from dhcpless.render.osdoc import parse_rendered
-from dhcpless.render.ramdisk_profile import UnknownProfile, choose_profile
-from dhcpless.render.validate_ramdisk import ramdisk_problems
+from dhcpless.render.profiles.glean import ramdisk_problems
+from dhcpless.render.profiles.registry import UnknownProfile, choose_profile
 from dhcpless.tools import render_schema
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2

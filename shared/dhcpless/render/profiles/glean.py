@@ -40,7 +40,7 @@ from typing import Final
 from dhcpless.keys import LinkKind, OpenStackNetworkType, ValidationRule
 from dhcpless.render.osdoc import OsDocument, OsNetwork
 from dhcpless.render.problem import Problem
-from dhcpless.render.ramdisk_profile import RamdiskProfile
+from dhcpless.render.profiles.registry import RamdiskProfile
 
 _T = OpenStackNetworkType
 GLEAN_MTU: Final = 1500
