@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from dhcpless import keys
 from dhcpless.chain.facts import Found
-from dhcpless.keys import NetworkDataFormat
 from dhcpless.models import Secret
 from dhcpless.render.formats import registry
 from dhcpless.render.formats.base import NetworkFormat
@@ -35,7 +34,7 @@ from dhcpless.render.formats.base import NetworkFormat
 def template_format(found: Found) -> NetworkFormat | str:
     """The template's format, or a short reason why it is unknown or cannot work."""
     annotations = found.template.metadata.annotations or {}
-    value = annotations.get(keys.NETWORK_DATA_FORMAT_ANNOTATION, NetworkDataFormat.OPENSTACK)
+    value = annotations.get(keys.NETWORK_DATA_FORMAT_ANNOTATION, registry.DEFAULT.name)
     fmt = registry.lookup(value)
     if fmt is None:
         known = registry.known()
