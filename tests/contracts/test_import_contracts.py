@@ -26,6 +26,7 @@ ADAPTER = "the adapter does not decide"
 DECIDE = "chain decisions and action values are pure"
 GATHER = "chain gather only reads"
 ACT = "chain act performs"
+SEAM = "formats and ramdisk profiles are chosen through their registries"
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -106,6 +107,19 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
         ),
         pytest.param(
             "dhcpless/chain/act/summary.py", "import dhcpless.chain.gather", ACT, id="act-gathers"
+        ),
+        pytest.param(
+            "dhcpless/chain/decide/write.py",
+            "import dhcpless.render.formats.nmstate",
+            SEAM,
+            id="chain-picks-a-format",
+        ),
+        pytest.param(
+            "dhcpless/tools/render_cmd.py",
+            "import dhcpless.render.profiles.glean",
+            SEAM,
+            id="tool-picks-a-profile",
+            marks=pytest.mark.slow,
         ),
     ],
 )
