@@ -10,6 +10,7 @@ from dhcpless import keys
 from dhcpless.chain.actions import CreateIPAddressClaim, CreateIPClaim, WriteSecret
 from dhcpless.models import IPAddressClaim, IPClaim, Secret
 from dhcpless.refs import HostRef
+from dhcpless.render.formats import registry as formats
 
 
 def _uid(host: HostRef) -> dict[str, str]:
@@ -75,7 +76,7 @@ def secret_object(action: WriteSecret) -> Secret:
     }
     meta: dict[str, Any] = {"name": action.name, "namespace": action.namespace, "labels": labels}
     annotations: dict[str, str] = _uid(action.host)
-    if action.data_format != keys.NetworkDataFormat.OPENSTACK:
+    if action.data_format != formats.DEFAULT.name:  # the default is not recorded
         annotations[keys.NETWORK_DATA_FORMAT_ANNOTATION] = str(action.data_format)
     annotations[keys.RAMDISK_PROFILE_ANNOTATION] = action.ramdisk_profile.value
     if action.claimed:  # carried to the host by the release (`chain.decide.reclaim`)
