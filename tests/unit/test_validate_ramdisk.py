@@ -25,7 +25,7 @@ from dhcpless.models import BareMetalHost
 from dhcpless.models.netdata import NetworkData
 from dhcpless.render import Address, redact, render_network_data
 from dhcpless.render.profiles import registry
-from dhcpless.render.profiles.glean import HINTS, RamdiskCheck
+from dhcpless.render.profiles.glean import HINTS, REDHAT, Glean, RamdiskCheck
 from dhcpless.render.validate import validate_network_data
 from dhcpless.sandbox.standins.ramdisk import GleanMode, writer_loses
 from tests.support.layouts import BOOT, LAYOUTS
@@ -81,6 +81,17 @@ PROFILE_ROWS = [
 def test_the_table_has_a_row_per_registered_profile() -> None:
     assert [row.values[0] for row in PROFILE_ROWS] == list(registry.PROFILES)
     assert list(registry.PROFILES) == list(RamdiskProfile)
+
+
+@pytest.mark.parametrize("profile", [pytest.param(p, id=p.value) for p in RamdiskProfile])
+def test_each_writer_is_what_the_sandbox_ramdisk_runs(profile: RamdiskProfile) -> None:
+    """The sandbox's ramdisk reads `runs_glean` and `redhat` off the profile (`keys`): the
+    registry's writer must be that glean writer, with the redhat rules exactly when redhat."""
+    writer = registry.PROFILES[profile]
+    assert writer.profile is profile
+    assert isinstance(writer, Glean) == profile.runs_glean
+    rules = writer.rules if isinstance(writer, Glean) else ()
+    assert set(REDHAT) <= set(rules) if profile.redhat else not set(REDHAT) & set(rules)
 
 
 @pytest.mark.parametrize(("profile", "checks"), PROFILE_ROWS)
