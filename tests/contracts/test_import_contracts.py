@@ -28,6 +28,7 @@ DECIDE = "chain decisions and action values are pure"
 GATHER = "chain gather only reads"
 ACT = "chain act performs"
 INTERNAL = "the adapter keeps its transport and cache to itself"
+SEAM = "formats and ramdisk profiles are chosen through their registries"
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -135,6 +136,18 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
             "import dhcpless.kube.transport.errors",
             INTERNAL,
             id="tool-transport",
+        ),
+        pytest.param(
+            "dhcpless/chain/decide/write.py",
+            "import dhcpless.render.formats.nmstate",
+            SEAM,
+            id="chain-picks-a-format",
+        ),
+        pytest.param(
+            "dhcpless/tools/render_cmd.py",
+            "import dhcpless.render.profiles.glean",
+            SEAM,
+            id="tool-picks-a-profile",
             marks=pytest.mark.slow,
         ),
     ],

@@ -27,20 +27,20 @@ is confirmed by running that glean per NIC (`tests/unit/test_validate_ramdisk.py
   MTU line), so every interface runs at the kernel's 1500 (a VLAN at its parent's); a link whose
   network carries less drops the larger frames. A larger MTU is fine: 1500 fits in it.
 
-An nmstate ramdisk does not run glean: none of these apply to it.
+An nmstate ramdisk does not run glean: none of these apply to it (`profiles.nmstate`).
 """
 
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from dhcpless.keys import LinkKind, OpenStackNetworkType, ValidationRule
+from dhcpless.keys import LinkKind, OpenStackNetworkType, RamdiskProfile, ValidationRule
 from dhcpless.render.osdoc import OsDocument, OsNetwork
 from dhcpless.render.problem import Problem
-from dhcpless.render.ramdisk_profile import RamdiskProfile
 
 _T = OpenStackNetworkType
 GLEAN_MTU: Final = 1500
@@ -76,19 +76,6 @@ HINTS = {
 }
 """The way out of each rule, with no value from the document: what a Warning about a
 Secret's data (redacted, `render.redact`) still says."""
-
-
-def ramdisk_problems(doc: OsDocument, profile: RamdiskProfile) -> tuple[Problem, ...]:
-    """Every layout of `doc` the `profile` ramdisk would not bring up (none for nmstate)."""
-    if not profile.runs_glean:
-        return ()
-    found = [*_bonds(doc, profile), *_small_mtu(doc, profile)]
-    if profile.redhat:
-        found += [*_ipv6_alone(doc, profile), *_crowded(doc, profile)]
-    if profile is RamdiskProfile.GLEAN_EL10:
-        found += [*_route_prefix(doc, profile), *_slaac_after(doc, profile)]
-        found += _as_ethernet(doc, profile)
-    return tuple(found)
 
 
 def _problem(
@@ -204,3 +191,23 @@ def _as_ethernet(doc: OsDocument, profile: RamdiskProfile) -> Iterator[Problem]:
             what = f"link {link.id}: a bond of one port is written as an Ethernet keyfile"
             way = f"give the ramdisk its port NIC, no bond, use the glean-el9 profile, {_OR}"
             yield _problem(RamdiskCheck.KEYFILE_BOND, profile, f"links[{index}]", what, way)
+
+
+Rule = Callable[[OsDocument, RamdiskProfile], Iterator[Problem]]
+EVERY: Final[tuple[Rule, ...]] = (_bonds, _small_mtu)
+"""What every glean writer loses."""
+REDHAT: Final[tuple[Rule, ...]] = (_ipv6_alone, _crowded)
+"""What glean's redhat writer loses besides (`write_redhat_interfaces`: ifcfg or keyfiles)."""
+KEYFILE: Final[tuple[Rule, ...]] = (_route_prefix, _slaac_after, _as_ethernet)
+"""What its keyfile writer (el10) loses besides."""
+
+
+@dataclass(frozen=True, slots=True)
+class Glean:
+    """A ramdisk whose network glean writes, once per NIC: `rules` in the order they report."""
+
+    profile: RamdiskProfile
+    rules: tuple[Rule, ...]
+
+    def problems(self, doc: OsDocument) -> tuple[Problem, ...]:
+        return tuple(problem for rule in self.rules for problem in rule(doc, self.profile))
