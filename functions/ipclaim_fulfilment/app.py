@@ -27,7 +27,7 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
 from dhcpless import keys
-from dhcpless.chain import edge, pipeline
+from dhcpless.chain import pipeline
 from dhcpless.chain.decide import external, heal
 from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gather import Listed, ipam
@@ -36,7 +36,7 @@ from dhcpless.errors import Gone
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import IPAddressClaim, IPClaim, IPPool
-from dhcpless.serving import events
+from dhcpless.serving import edge, events
 from dhcpless.serving.events import Operation
 from dhcpless.serving.web import Settings, create_function_app
 

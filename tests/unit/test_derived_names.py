@@ -13,8 +13,8 @@ from typing import Any, cast
 import pytest
 
 from dhcpless import keys, names
-from dhcpless.chain.decide import derived
 from dhcpless.chain.gather import lookup
+from dhcpless.chain.predicates import derived
 from dhcpless.kube.client import Kube
 from dhcpless.kube.recorder import Reason
 from dhcpless.models import BareMetalHost

@@ -29,10 +29,10 @@ from collections.abc import Mapping
 
 from dhcpless import keys
 from dhcpless.chain.actions import Action, LendClaim, RecordEvent
-from dhcpless.chain.decide import collision
-from dhcpless.chain.decide.collision import Clash
 from dhcpless.chain.facts import HostFacts
 from dhcpless.chain.gate import gate
+from dhcpless.chain.predicates import collision
+from dhcpless.chain.predicates.collision import Clash
 from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.models.capm3 import Metal3Data
 from dhcpless.models.meta import ObjectReference

@@ -16,12 +16,12 @@ from dataclasses import replace
 from datetime import datetime
 
 from dhcpless.chain.decide import corner, hang, heal, lifecycle, reclaim, repair
-from dhcpless.chain.decide.derived import pools_for
 from dhcpless.chain.decide.external import ready
 from dhcpless.chain.facts import Found, HostFacts, Occasion, Problem, Taken, taken_key
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.gather import ipam, released
 from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, template_for
+from dhcpless.chain.predicates.derived import pools_for
 from dhcpless.keys import DEFAULT_PROFILE, RamdiskProfile
 from dhcpless.kube.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Secret

@@ -9,9 +9,10 @@ import contextlib
 from collections.abc import Mapping, Sequence
 
 from dhcpless import keys
-from dhcpless.chain.decide import collision, reclaim
+from dhcpless.chain.decide import reclaim
 from dhcpless.chain.decide.lifecycle import borrower
 from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, selector
+from dhcpless.chain.predicates import collision
 from dhcpless.errors import Gone
 from dhcpless.kube import capm3
 from dhcpless.kube.client import Kube
