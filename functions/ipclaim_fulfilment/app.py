@@ -32,6 +32,7 @@ from dhcpless.chain.decide import external, heal
 from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gather import Listed, ipam
 from dhcpless.chain.hints import Hints
+from dhcpless.chain.predicates import ownership
 from dhcpless.errors import Gone
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
@@ -42,7 +43,7 @@ from dhcpless.serving.web import Settings, create_function_app
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.IPCLAIM_FULFILMENT
-host_of = heal.host_of
+host_of = ownership.host_of
 
 
 def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
@@ -116,7 +117,7 @@ def _when_all_answered(
     answer goes on, with the LIST handed to the pipeline (not read again); once that run
     returns, the versions it listed are remembered (`chain.hints.Decided`)."""
     namespace = claim.metadata.namespace or "default"
-    listed = kube.list_claims(namespace, heal.selector(*owner))
+    listed = kube.list_claims(namespace, ownership.selector(*owner))
     itself = [
         c
         for c in listed

@@ -1,4 +1,4 @@
-"""CAPM3's claim names against ours (chain.decide.collision): hosts `worker-<n>`, template `worker`.
+"""CAPM3's claim names against ours (predicates.collision): hosts `worker-<n>`, template `worker`.
 
 Upstream (cluster-api-provider-metal3): `metal3datatemplate_manager.go` `createData` names a
 Metal3Data `<template>-<index>`; `metal3data_manager.go` `ensureM3IPClaim` GETs

@@ -19,18 +19,12 @@ from collections.abc import Iterable
 from dhcpless import keys, render
 from dhcpless.chain.actions import CreateIPAddressClaim, RecordEvent
 from dhcpless.chain.facts import External
+from dhcpless.chain.predicates.answers import external
 from dhcpless.models import BareMetalHost, IPAddressClaim
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
 
-__all__ = ["External", "claim_actions", "external", "failures", "host_of", "ready"]
-
 Pools = Iterable[render.PoolRef]
-
-
-def external(pools: Pools) -> tuple[render.PoolRef, ...]:
-    """The pools that are not Metal3 IPPools (claimed with IPAddressClaims)."""
-    return tuple(p for p in pools if not p.is_metal3)
 
 
 def claim_actions(host: BareMetalHost, namespace: str, pools: Pools) -> list[CreateIPAddressClaim]:
@@ -40,13 +34,6 @@ def claim_actions(host: BareMetalHost, namespace: str, pools: Pools) -> list[Cre
         CreateIPAddressClaim(namespace, f"{host.name}-{p.name}", p.name, p.kind, p.api_group, ref)
         for p in external(pools)
     ]
-
-
-def ready(pools: Pools, found: External) -> bool:
-    """Every external pool has a claim with an address (vacuously true without any)."""
-    return all(
-        p.name in found.claims and found.claims[p.name].address_name for p in external(pools)
-    )
 
 
 def failures(host: BareMetalHost, pools: Pools, found: External) -> tuple[RecordEvent, ...]:

@@ -9,7 +9,7 @@ failed claim's own update event: with the pool still exhausted that would loop w
 An IPPool event whose pool cannot have gained room since the last one (`may_have_room`) lists
 nothing: a failed claim waits for the next change that frees room, or for a resync tick. One
 that may have room retries at most as many failed claims as the pool has free addresses
-(`free_addresses`), oldest first (`oldest_first`): each address freed in an exhausted pool
+(`free_addresses`), oldest first (`answers.oldest_first`): each address freed in an exhausted pool
 deleted and re-created every failed claim of it, and IPAM failed all but one again (issue 24:
 316 deletes for 10 freed addresses).
 """
@@ -20,28 +20,10 @@ from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from dhcpless import keys
 from dhcpless.chain.actions import Action, DeleteIPClaim, RecordEvent
 from dhcpless.models import BareMetalHost, IPClaim, IPPool
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-
-
-def failed(claims: Iterable[IPClaim], pool: str | None = None) -> list[IPClaim]:
-    """Claims IPAM failed and nobody is deleting yet, optionally of one pool, by name."""
-    found = [
-        c
-        for c in claims
-        if c.status.error_message
-        and not c.metadata.deletion_timestamp
-        and (pool is None or c.spec.pool.name == pool)
-    ]
-    return sorted(found, key=lambda c: c.metadata.name)
-
-
-def oldest_first(claims: Iterable[IPClaim]) -> list[IPClaim]:
-    """Failed claims in the order they were made (then by name): the longest waiting first."""
-    return sorted(claims, key=lambda c: (c.metadata.creation_timestamp or "", c.metadata.name))
 
 
 def free_addresses(pool: IPPool) -> int | None:
@@ -75,23 +57,6 @@ def decide_retry(host: BareMetalHost, claims: Sequence[IPClaim]) -> tuple[Action
             RecordEvent(ref, Reason.CLAIM_RETRIED, message),
         ]
     return tuple(actions)
-
-
-def selector(namespace: str, name: str) -> str:
-    """Our labels for the host (namespace, name): a label-scoped LIST of its claims."""
-    return (
-        f"{keys.HOST_LABEL}={name},{keys.HOST_NAMESPACE_LABEL}={namespace},"
-        f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"
-    )
-
-
-def host_of(claim: IPClaim) -> tuple[str, str] | None:
-    """(namespace, name) of the host a claim of ours serves, from its labels."""
-    labels = claim.metadata.labels
-    if labels.get(keys.MANAGED_BY_LABEL) != keys.MANAGED_BY_VALUE or keys.HOST_LABEL not in labels:
-        return None
-    namespace = labels.get(keys.HOST_NAMESPACE_LABEL) or claim.metadata.namespace or "default"
-    return namespace, labels[keys.HOST_LABEL]
 
 
 @dataclass(frozen=True, slots=True)

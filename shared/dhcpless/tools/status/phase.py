@@ -17,8 +17,9 @@ from datetime import datetime
 from enum import StrEnum
 
 from dhcpless import keys
-from dhcpless.chain.decide import hang, slipped
+from dhcpless.chain.decide import slipped
 from dhcpless.chain.gate import Gate, gate
+from dhcpless.chain.predicates import on_host
 from dhcpless.keys import ProvisioningState
 from dhcpless.kube.recorder import Reason
 from dhcpless.models import BareMetalHost, IPClaim
@@ -115,12 +116,12 @@ def phase_of(host: BareMetalHost, seen: Seen, now: datetime, hang_after: float) 
         return _paused_for_us(host, seen)
     if keys.RELEASED_AT_ANNOTATION not in host.annotations and not seen.claims:
         return _never_ours(host, seen)
-    if hang.hanging(host, now, hang_after):
+    if on_host.hanging(host, now, hang_after):
         return Phase.STUCK
     past = PAST.get(host.status.provisioning.state)
     if past is not None:
         return past
-    return Phase.INSPECTING if hang.stalled(host) else Phase.RELEASED
+    return Phase.INSPECTING if on_host.stalled(host) else Phase.RELEASED
 
 
 def _paused_for_us(host: BareMetalHost, seen: Seen) -> Phase:
