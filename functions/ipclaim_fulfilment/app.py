@@ -28,7 +28,7 @@ from flask import Flask
 
 from dhcpless import keys
 from dhcpless.chain import pipeline
-from dhcpless.chain.decide import external, heal
+from dhcpless.chain.decide import heal
 from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gather import Listed, ipam
 from dhcpless.chain.hints import Hints
@@ -166,7 +166,7 @@ def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints:
 def on_capi_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
     """Our CAPI claim: deleted (a waiting host claims again), answered, else nothing."""
     claim = edge.hint(event, IPAddressClaim)
-    owner = external.host_of(claim)
+    owner = ownership.host_of(claim)
     answered = bool(claim.address_name or claim.failure)
     if owner is not None and (event.operation is Operation.DELETE or answered):
         _reconcile(kube, owner, settings)

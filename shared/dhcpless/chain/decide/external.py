@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from dhcpless import keys, render
+from dhcpless import render
 from dhcpless.chain.actions import CreateIPAddressClaim, RecordEvent
 from dhcpless.chain.facts import External
 from dhcpless.chain.predicates.answers import external
-from dhcpless.models import BareMetalHost, IPAddressClaim
+from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
 
@@ -46,12 +46,3 @@ def failures(host: BareMetalHost, pools: Pools, found: External) -> tuple[Record
             message = f"IPAddressClaim {where}: {claim.failure}"
             events.append(RecordEvent(ref, Reason.CLAIM_FAILED, message))
     return tuple(events)
-
-
-def host_of(claim: IPAddressClaim) -> tuple[str, str] | None:
-    """(namespace, name) of the host a claim of ours serves, from its labels."""
-    labels = claim.metadata.labels
-    if labels.get(keys.MANAGED_BY_LABEL) != keys.MANAGED_BY_VALUE or keys.HOST_LABEL not in labels:
-        return None
-    namespace = labels.get(keys.HOST_NAMESPACE_LABEL) or claim.metadata.namespace or "default"
-    return namespace, labels[keys.HOST_LABEL]

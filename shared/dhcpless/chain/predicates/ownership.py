@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from dhcpless import keys
 from dhcpless.chain import identity
 from dhcpless.chain.predicates.on_host import released
-from dhcpless.models import BareMetalHost, IPClaim, Secret
+from dhcpless.models import BareMetalHost, IPAddressClaim, IPClaim, Secret
 from dhcpless.refs import HostRef
 
 
@@ -23,8 +23,8 @@ def selector(namespace: str, name: str) -> str:
     )
 
 
-def host_of(claim: IPClaim) -> tuple[str, str] | None:
-    """(namespace, name) of the host a claim of ours serves, from its labels."""
+def host_of(claim: IPClaim | IPAddressClaim) -> tuple[str, str] | None:
+    """(namespace, name) of the host a claim of ours (IPAM's or CAPI's) serves, from its labels."""
     labels = claim.metadata.labels
     if labels.get(keys.MANAGED_BY_LABEL) != keys.MANAGED_BY_VALUE or keys.HOST_LABEL not in labels:
         return None
