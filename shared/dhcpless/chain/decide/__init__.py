@@ -45,7 +45,7 @@ from dhcpless.chain.gate import Gate, gate
 from dhcpless.chain.predicates import answers
 
 Actions = tuple[Action, ...]
-__all__ = ["Actions", "decide", "decide_release", "event"]
+__all__ = ["Actions", "decide"]
 
 
 def decide(facts: HostFacts) -> Actions:

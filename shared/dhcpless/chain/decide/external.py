@@ -14,17 +14,12 @@ nothing else deletes it. A claim the provider failed (Ready False) is reported, 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from dhcpless import render
 from dhcpless.chain.actions import CreateIPAddressClaim, RecordEvent
 from dhcpless.chain.facts import External
-from dhcpless.chain.predicates.answers import external
+from dhcpless.chain.predicates.answers import Pools, external
 from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-
-Pools = Iterable[render.PoolRef]
 
 
 def claim_actions(host: BareMetalHost, namespace: str, pools: Pools) -> list[CreateIPAddressClaim]:
