@@ -19,7 +19,6 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
 from dhcpless.chain import pipeline
-from dhcpless.chain.decide import slipped
 from dhcpless.chain.gate import gate
 from dhcpless.chain.predicates import on_host
 from dhcpless.keys import FunctionName
@@ -92,7 +91,7 @@ def worth_reading(seen: BareMetalHost) -> bool:
         return on_host.may_have_lost_secret(seen)
     return (
         gate(seen).ours
-        or slipped.slipped(seen)
+        or on_host.slipped(seen)
         or on_host.lendable(seen)
         or on_host.may_have_lost_secret(seen)
         or on_host.unclear_pause(seen) is not None

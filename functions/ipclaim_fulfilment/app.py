@@ -28,11 +28,10 @@ from flask import Flask
 
 from dhcpless import keys
 from dhcpless.chain import pipeline
-from dhcpless.chain.decide import heal
 from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gather import Listed, ipam
 from dhcpless.chain.hints import Hints
-from dhcpless.chain.predicates import ownership
+from dhcpless.chain.predicates import ownership, pool_room
 from dhcpless.errors import Gone
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
@@ -143,7 +142,7 @@ def _names_a_host(claim: IPClaim) -> bool:
 
 def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints: Hints) -> None:
     """The pool may have room now: the hosts with claims of it that IPAM failed retry them, at
-    most as many as it has free addresses, the longest waiting first (`heal.free_addresses`).
+    most as many as it has free addresses, the longest waiting first (`pool_room.free_addresses`).
     Not when it cannot have gained room since this process last saw it (`chain.hints`)."""
     pool = edge.current(event, IPPool, kube.get_pool, delete_needs_object=False)
     namespace, name = pool.metadata.namespace or "default", pool.metadata.name
@@ -154,7 +153,7 @@ def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints:
         log.info("IPPool %s/%s: no room freed since last seen, nothing to do", namespace, name)
         return
     owners = ipam.failed_in_pool(kube, namespace, name)
-    room = heal.free_addresses(pool)
+    room = pool_room.free_addresses(pool)
     if room is not None and room < len(owners):
         log.info("IPPool %s/%s: %d free, retrying the %d waiting longest of %d",
                  namespace, name, room, room, len(owners))  # fmt: skip

@@ -23,7 +23,6 @@ from datetime import datetime
 from enum import StrEnum
 
 from dhcpless import keys
-from dhcpless.chain.decide import slipped
 from dhcpless.chain.gate import gate
 from dhcpless.chain.predicates import on_host
 from dhcpless.models import BareMetalHost
@@ -90,7 +89,7 @@ def seen(host: BareMetalHost, reason: str | None, now: datetime, hang_after: flo
             return Seen(host.namespace, HostState.STUCK)
         state = HostState.INSPECTING if on_host.stalled(host) else HostState.RELEASED
         return Seen(host.namespace, state)
-    return Seen(host.namespace, HostState.UNPAUSED) if slipped.slipped(host) else None
+    return Seen(host.namespace, HostState.UNPAUSED) if on_host.slipped(host) else None
 
 
 def waiting_reason(reasons: Iterable[Reason]) -> str:

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from dhcpless.chain.decide import slipped
 from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gate import gate
 from dhcpless.chain.gather import Listed
@@ -84,7 +83,7 @@ def due_for_tick(
     costs nothing more than the LISTs."""
     return (
         gate(host).ours
-        or slipped.slipped(host)
+        or on_host.slipped(host)
         or on_host.lendable(host)
         or on_host.hanging(host, now, hang_seconds)
         or on_host.may_have_lost_secret(host)

@@ -2,8 +2,8 @@
 spends a read, and decide asks again on what was read (neither imports the other).
 
 Why each holds is told where it is used: the pause and name corners in `decide.corner`, the
-hang in `decide.hang`, lending in `decide.lifecycle`, re-claiming in `decide.reclaim` and the
-lost Secret in `decide.repair`.
+hang in `decide.hang`, lending in `decide.lifecycle`, re-claiming in `decide.reclaim`, the
+lost Secret in `decide.repair` and the host that slipped past the pause in `decide.slipped`.
 """
 
 from __future__ import annotations
@@ -115,4 +115,23 @@ def may_have_lost_secret(host: BareMetalHost) -> bool:
         released(host)
         and host.spec.preprovisioning_network_data_name == secret_name(host)
         and host.status.error_type == keys.REGISTRATION_ERROR
+    )
+
+
+EARLY = frozenset(
+    {ProvisioningState.NONE, ProvisioningState.REGISTERING, ProvisioningState.INSPECTING}
+)
+"""BMO states in which a host without network data is still waiting for a ramdisk to call
+back (a new host has no state until BMO's first reconcile)."""
+
+
+def slipped(host: BareMetalHost) -> bool:
+    """Pure, on the event's object: in scope, unpaused, no network data, not yet inspected."""
+    return (
+        gate(host) is Gate.NOT_PAUSED
+        and not host.spec.preprovisioning_network_data_name
+        and host.labels.get(keys.PREPROVISIONING_SCOPE_LABEL) != keys.SCOPE_DISABLED
+        and keys.RELEASED_AT_ANNOTATION not in host.annotations
+        and host.status.provisioning.state in EARLY
+        and not host.metadata.deletion_timestamp
     )

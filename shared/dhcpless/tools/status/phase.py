@@ -17,7 +17,6 @@ from datetime import datetime
 from enum import StrEnum
 
 from dhcpless import keys
-from dhcpless.chain.decide import slipped
 from dhcpless.chain.gate import Gate, gate
 from dhcpless.chain.predicates import on_host
 from dhcpless.keys import ProvisioningState
@@ -144,7 +143,7 @@ def _never_ours(host: BareMetalHost, seen: Seen) -> Phase | None:
     opted_out = host.labels.get(keys.PREPROVISIONING_SCOPE_LABEL) == keys.SCOPE_DISABLED
     if gate(host) is not Gate.NOT_PAUSED or not seen.has_template or opted_out:
         return None
-    if slipped.slipped(host):
+    if on_host.slipped(host):
         return Phase.UNPAUSED
     return None if host.status.provisioning.state in DONE else Phase.NOT_PAUSED
 
