@@ -18,14 +18,14 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless.chain import edge, pipeline
-from dhcpless.chain.decide import corner, lifecycle, repair, slipped
+from dhcpless.chain import pipeline
 from dhcpless.chain.gate import gate
+from dhcpless.chain.predicates import on_host
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import BareMetalHost
 from dhcpless.models.capm3 import Metal3Data
-from dhcpless.serving import events
+from dhcpless.serving import edge, events
 from dhcpless.serving.events import Operation
 from dhcpless.serving.web import Settings, create_function_app
 
@@ -76,7 +76,7 @@ def on_metal3data(event: events.ApiServerEvent, kube: Kube, settings: Settings) 
         )
         return
     for host in kube.list_hosts(namespace):
-        if lifecycle.borrower_name(host) == data.spec.claim.name and lifecycle.lendable(host):
+        if on_host.borrower_name(host) == data.spec.claim.name and on_host.lendable(host):
             pipeline.reconcile(kube, host, settings)
 
 
@@ -87,12 +87,12 @@ def worth_reading(seen: BareMetalHost) -> bool:
     released one CAPM3 has not taken, someone else's pause) costs no read. A done host's
     updates are not sent to us (`chain.decide.quiet`): its lost Secret is repaired by resync's
     tick; one that reaches us anyway is repaired at once."""
-    if lifecycle.done(seen):
-        return repair.wanted(seen)
+    if on_host.done(seen):
+        return on_host.may_have_lost_secret(seen)
     return (
         gate(seen).ours
-        or slipped.slipped(seen)
-        or lifecycle.lendable(seen)
-        or repair.wanted(seen)
-        or corner.unclear_pause(seen) is not None
+        or on_host.slipped(seen)
+        or on_host.lendable(seen)
+        or on_host.may_have_lost_secret(seen)
+        or on_host.unclear_pause(seen) is not None
     )

@@ -27,22 +27,22 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
 from dhcpless import keys
-from dhcpless.chain import edge, pipeline
-from dhcpless.chain.decide import external, heal
+from dhcpless.chain import pipeline
 from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gather import Listed, ipam
 from dhcpless.chain.hints import Hints
+from dhcpless.chain.predicates import ownership, pool_room
 from dhcpless.errors import Gone
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import IPAddressClaim, IPClaim, IPPool
-from dhcpless.serving import events
+from dhcpless.serving import edge, events
 from dhcpless.serving.events import Operation
 from dhcpless.serving.web import Settings, create_function_app
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.IPCLAIM_FULFILMENT
-host_of = heal.host_of
+host_of = ownership.host_of
 
 
 def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
@@ -116,7 +116,7 @@ def _when_all_answered(
     answer goes on, with the LIST handed to the pipeline (not read again); once that run
     returns, the versions it listed are remembered (`chain.hints.Decided`)."""
     namespace = claim.metadata.namespace or "default"
-    listed = kube.list_claims(namespace, heal.selector(*owner))
+    listed = kube.list_claims(namespace, ownership.selector(*owner))
     itself = [
         c
         for c in listed
@@ -142,7 +142,7 @@ def _names_a_host(claim: IPClaim) -> bool:
 
 def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints: Hints) -> None:
     """The pool may have room now: the hosts with claims of it that IPAM failed retry them, at
-    most as many as it has free addresses, the longest waiting first (`heal.free_addresses`).
+    most as many as it has free addresses, the longest waiting first (`pool_room.free_addresses`).
     Not when it cannot have gained room since this process last saw it (`chain.hints`)."""
     pool = edge.current(event, IPPool, kube.get_pool, delete_needs_object=False)
     namespace, name = pool.metadata.namespace or "default", pool.metadata.name
@@ -153,7 +153,7 @@ def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints:
         log.info("IPPool %s/%s: no room freed since last seen, nothing to do", namespace, name)
         return
     owners = ipam.failed_in_pool(kube, namespace, name)
-    room = heal.free_addresses(pool)
+    room = pool_room.free_addresses(pool)
     if room is not None and room < len(owners):
         log.info("IPPool %s/%s: %d free, retrying the %d waiting longest of %d",
                  namespace, name, room, room, len(owners))  # fmt: skip
@@ -165,7 +165,7 @@ def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints:
 def on_capi_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
     """Our CAPI claim: deleted (a waiting host claims again), answered, else nothing."""
     claim = edge.hint(event, IPAddressClaim)
-    owner = external.host_of(claim)
+    owner = ownership.host_of(claim)
     answered = bool(claim.address_name or claim.failure)
     if owner is not None and (event.operation is Operation.DELETE or answered):
         _reconcile(kube, owner, settings)

@@ -18,8 +18,8 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 
 from dhcpless import keys
-from dhcpless.chain.decide import reclaim
 from dhcpless.chain.gather import Listed
+from dhcpless.chain.predicates import ownership
 from dhcpless.errors import DhcplessError
 from dhcpless.kube import Kube
 from dhcpless.kube.api.resources import HOSTS
@@ -67,7 +67,7 @@ def claims_held(kube: Kube, hosts: Sequence[BareMetalHost]) -> dict[Key, tuple[I
     cannot be listed now is left out (its hosts are not re-claimed this tick; the next tries)."""
     wanted: dict[str, list[str]] = {}
     for host in hosts:
-        if reclaim.recorded(host) is not None and fits_label(host.name):
+        if ownership.recorded(host) is not None and fits_label(host.name):
             wanted.setdefault(host.namespace, []).append(host.name)
     found: dict[Key, tuple[IPClaim, ...]] = {}
     for namespace, names in sorted(wanted.items()):

@@ -19,13 +19,14 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
 from dhcpless import keys, tracing
-from dhcpless.chain import edge, pipeline
+from dhcpless.chain import pipeline
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.gather.lookup import secret_or_none
 from dhcpless.errors import Gone
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import BareMetalHost, Secret
+from dhcpless.serving import edge
 from dhcpless.serving.events import Operation
 from dhcpless.serving.web import Settings, create_function_app
 

@@ -29,6 +29,7 @@ GATHER = "chain gather only reads"
 ACT = "chain act performs"
 INTERNAL = "the adapter keeps its transport and cache to itself"
 SEAM = "formats and ramdisk profiles are chosen through their registries"
+LAYERS = "chain layers: functions, pipeline, gather | act, decide, predicates"
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -149,6 +150,33 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
             SEAM,
             id="tool-picks-a-profile",
             marks=pytest.mark.slow,
+        ),
+        pytest.param(
+            "dhcpless/chain/gather/lookup.py",
+            "import dhcpless.chain.decide.claims",
+            GATHER,
+            id="gather-decides",
+        ),
+        pytest.param(
+            "dhcpless/chain/predicates/answers.py", "import dhcpless.kube", DECIDE, id="pred-kube"
+        ),
+        pytest.param(
+            "dhcpless/chain/predicates/on_host.py",
+            "import dhcpless.chain.decide.hang",
+            LAYERS,
+            id="predicate-decides",
+        ),
+        pytest.param(
+            "dhcpless/chain/facts.py", "import dhcpless.chain.decide", LAYERS, id="facts-decide"
+        ),
+        pytest.param(
+            "dhcpless/chain/decide/claims.py",
+            "import dhcpless.chain.pipeline",
+            LAYERS,
+            id="decide-pipeline",
+        ),
+        pytest.param(
+            "dhcpless/chain/pipeline.py", "import functions.resync.app", LAYERS, id="pipeline-fn"
         ),
     ],
 )

@@ -13,8 +13,9 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.chain.actions import LendClaim, RecordEvent
-from dhcpless.chain.decide.lifecycle import decide, lendable
+from dhcpless.chain.decide.lifecycle import decide
 from dhcpless.chain.facts import HostFacts
+from dhcpless.chain.predicates.on_host import lendable
 from dhcpless.keys import EventType
 from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.models.capm3 import Metal3Data

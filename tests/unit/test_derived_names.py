@@ -13,8 +13,8 @@ from typing import Any, cast
 import pytest
 
 from dhcpless import keys, names
-from dhcpless.chain.decide import derived
 from dhcpless.chain.gather import lookup
+from dhcpless.chain.predicates import derived
 from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason

@@ -13,11 +13,12 @@ from collections.abc import Mapping, Sequence
 from dhcpless import keys, render
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, WriteSecret
-from dhcpless.chain.decide import external, formats, netcheck, profiles, reclaim, verify
+from dhcpless.chain.decide import external, formats, netcheck, profiles, verify
 from dhcpless.chain.decide.release import decide_release, event
 from dhcpless.chain.facts import Found, HostFacts
 from dhcpless.chain.gate import secret_name
 from dhcpless.chain.objects import secret_object
+from dhcpless.chain.predicates import ownership
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, IPPool, Secret
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
@@ -43,8 +44,8 @@ def decide_render(facts: HostFacts, found: Found, pools: tuple[PoolRef, ...]) ->
     cache.update(outside.addresses)
     metal3 = tuple(p.name for p in pools if p.is_metal3)
     records = {
-        keys.CLAIMED_POOLS_ANNOTATION: reclaim.record_text(found.ref.namespace, metal3),
-        keys.CLAIMED_ADDRESSES_ANNOTATION: reclaim.addresses_text(
+        keys.CLAIMED_POOLS_ANNOTATION: ownership.record_text(found.ref.namespace, metal3),
+        keys.CLAIMED_ADDRESSES_ANNOTATION: ownership.addresses_text(
             {pool: cache[pool].address for pool in metal3}
         ),
     }

@@ -9,9 +9,9 @@ import contextlib
 from collections.abc import Mapping, Sequence
 
 from dhcpless import keys
-from dhcpless.chain.decide import collision, reclaim
-from dhcpless.chain.decide.lifecycle import borrower
 from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, selector
+from dhcpless.chain.predicates import collision, ownership
+from dhcpless.chain.predicates.on_host import borrower
 from dhcpless.errors import Gone
 from dhcpless.kube.api import capm3
 from dhcpless.kube.api.client import Kube
@@ -44,7 +44,7 @@ def capm3_named(
 ) -> dict[str, IPClaim]:
     """Claims under the names CAPM3 looks up first, `<metal3data>-<pool>`
     (`baremetal/metal3data_manager.go` `ensureM3IPClaim`), that are not this host's: one GET
-    each, only while a Metal3Data still waits for a lend (`decide.collision`)."""
+    each, only while a Metal3Data still waits for a lend (`predicates.collision`)."""
     pending = [
         d
         for d in data
@@ -84,7 +84,7 @@ Listed = tuple[str, Sequence[IPClaim]]
 def held(kube: Kube, host: BareMetalHost, listed: Listed | None) -> tuple[IPClaim, ...] | None:
     """The claims in the namespace the host's record names (None: no record): those the
     caller `listed` there (resync: `ours_in`), else one LIST by the host's labels."""
-    record = reclaim.recorded(host)
+    record = ownership.recorded(host)
     if record is None:
         return None
     if listed is not None and listed[0] == record[0]:
@@ -96,7 +96,7 @@ def held(kube: Kube, host: BareMetalHost, listed: Listed | None) -> tuple[IPClai
 
 def record_secret(kube: Kube, host: BareMetalHost) -> Secret | None:
     """The Secret the released host names (one GET): where our trusted record is
-    (`reclaim.trusted` checks it is ours)."""
+    (`ownership.trusted` checks it is ours)."""
     name = host.spec.preprovisioning_network_data_name
     return secret_or_none(kube, host.namespace, name) if name else None
 
