@@ -17,7 +17,7 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.chain.actions import RecordEvent, WriteSecret
-from dhcpless.chain.decide import decide_release
+from dhcpless.chain.decide.release import decide_release
 from dhcpless.chain.objects import secret_object
 from dhcpless.keys import EventType
 from dhcpless.models import BareMetalHost, Secret
