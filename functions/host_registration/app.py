@@ -18,7 +18,7 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless.chain import edge, pipeline
+from dhcpless.chain import cause, edge, pipeline
 from dhcpless.chain.decide import corner, lifecycle, repair, slipped
 from dhcpless.chain.gate import gate
 from dhcpless.keys import FunctionName
@@ -59,7 +59,9 @@ def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
         log.info("host %s/%s: %s, nothing to do", seen.namespace, seen.name, gate(seen))
         return
     host = seen if event.object is None else kube.get_host(seen.namespace, seen.name)
-    pipeline.reconcile(kube, host, settings, fresh=event.operation is Operation.ADD)
+    pipeline.reconcile(
+        kube, host, cause.HostChanged(added=event.operation is Operation.ADD), settings
+    )
 
 
 def on_metal3data(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
@@ -77,7 +79,7 @@ def on_metal3data(event: events.ApiServerEvent, kube: Kube, settings: Settings) 
         return
     for host in kube.list_hosts(namespace):
         if lifecycle.borrower_name(host) == data.spec.claim.name and lifecycle.lendable(host):
-            pipeline.reconcile(kube, host, settings)
+            pipeline.reconcile(kube, host, cause.Metal3DataMade(data.spec.claim.name), settings)
 
 
 def worth_reading(seen: BareMetalHost) -> bool:

@@ -27,10 +27,9 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
 from dhcpless import keys
-from dhcpless.chain import edge, pipeline
+from dhcpless.chain import cause, edge, pipeline
 from dhcpless.chain.decide import external, heal
-from dhcpless.chain.facts import Occasion
-from dhcpless.chain.gather import Listed, ipam
+from dhcpless.chain.gather import ipam
 from dhcpless.chain.hints import Hints
 from dhcpless.errors import Gone
 from dhcpless.keys import FunctionName
@@ -87,7 +86,7 @@ def on_claim(
     if owner is None:
         log.info("%s: not ours, nothing to do", where)
     elif event.operation is Operation.DELETE:
-        _reconcile(kube, owner, settings, gone=claim)
+        _reconcile(kube, owner, settings, cause.ClaimDeleted(claim))
     elif claim.status.address is None and not claim.status.error_message:
         # IPAM's own steps (the add, its finalizer): nothing to render or report yet, no read
         log.info("%s: not fulfilled yet, nothing to do", where)
@@ -125,7 +124,7 @@ def _when_all_answered(
     if not itself or not all(_answered(c) for c in listed):
         log.info("host %s/%s: a claim is not answered yet, nothing to do", *owner)
         return
-    _reconcile(kube, owner, settings, listed=(namespace, listed))
+    _reconcile(kube, owner, settings, cause.ClaimsAnswered((namespace, listed)))
     hints.decided.record(listed)
 
 
@@ -159,7 +158,7 @@ def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints:
                  namespace, name, room, room, len(owners))  # fmt: skip
         owners = owners[:room]
     for owner in owners:
-        _reconcile(kube, owner, settings, Occasion.POOL_CHANGED)
+        _reconcile(kube, owner, settings, cause.PoolChanged())
 
 
 def on_capi_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
@@ -168,7 +167,7 @@ def on_capi_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) 
     owner = external.host_of(claim)
     answered = bool(claim.address_name or claim.failure)
     if owner is not None and (event.operation is Operation.DELETE or answered):
-        _reconcile(kube, owner, settings)
+        _reconcile(kube, owner, settings, cause.CapiClaimAnswered())
         return
     where = f"IPAddressClaim {claim.metadata.namespace}/{claim.metadata.name}"
     log.info("%s: not ours or not answered yet, nothing to do", where)
@@ -178,13 +177,11 @@ def _reconcile(
     kube: Kube,
     owner: tuple[str, str],
     settings: Settings,
-    occasion: Occasion = Occasion.EVENT,
-    gone: IPClaim | None = None,
-    listed: Listed | None = None,
+    why: cause.Cause,
 ) -> None:
     """Read the host (events are hints), then its pipeline; a host that is gone is done."""
     try:
         host = kube.get_host(*owner)
     except Gone:
         return  # garbage collection takes its claims
-    pipeline.reconcile(kube, host, settings, occasion, gone=gone, listed=listed)
+    pipeline.reconcile(kube, host, why, settings)

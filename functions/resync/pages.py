@@ -18,8 +18,8 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 
 from dhcpless import keys
+from dhcpless.chain.cause import Listed
 from dhcpless.chain.decide import reclaim
-from dhcpless.chain.gather import Listed
 from dhcpless.errors import DhcplessError
 from dhcpless.kube import Kube
 from dhcpless.kube.resources import HOSTS

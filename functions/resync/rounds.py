@@ -12,10 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from dhcpless.chain.cause import Listed, ResyncTick
 from dhcpless.chain.decide import corner, hang, lifecycle, reclaim, repair, slipped
-from dhcpless.chain.facts import Occasion
 from dhcpless.chain.gate import gate
-from dhcpless.chain.gather import Listed
 from dhcpless.errors import DhcplessError
 from dhcpless.kube import Kube
 from dhcpless.models import BareMetalHost
@@ -109,9 +108,8 @@ def guarded(
     from dhcpless.chain.decide import decide
 
     try:
-        facts = pipeline.reconcile(
-            kube, host, settings, Occasion.TICK, now, hang_seconds=hang_seconds, listed=listed
-        )
+        tick = ResyncTick(now, hang_seconds, listed)
+        facts = pipeline.reconcile(kube, host, tick, settings)
     except DhcplessError as err:
         log.warning("resync host %s/%s: %s", host.namespace, host.name, err.reason)
         return None

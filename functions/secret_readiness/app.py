@@ -20,6 +20,7 @@ from flask import Flask
 
 from dhcpless import keys, tracing
 from dhcpless.chain import edge, pipeline
+from dhcpless.chain.cause import SecretWritten
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.gather.lookup import secret_or_none
 from dhcpless.errors import Gone
@@ -51,7 +52,7 @@ def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
     tracing.follow(secret.metadata.annotations)  # the trace of the chain that wrote it
     for host in hosts_using(kube, secret):
         if uses(host, secret):
-            pipeline.reconcile(kube, host, settings, known=(secret,))
+            pipeline.reconcile(kube, host, SecretWritten(secret), settings)
 
 
 def uses(host: BareMetalHost, secret: Secret) -> bool:

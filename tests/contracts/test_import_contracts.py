@@ -26,6 +26,7 @@ ADAPTER = "the adapter does not decide"
 DECIDE = "chain decisions and action values are pure"
 GATHER = "chain gather only reads"
 ACT = "chain act performs"
+CAUSE = "a cause is a value"
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -106,6 +107,9 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
         ),
         pytest.param(
             "dhcpless/chain/act/summary.py", "import dhcpless.chain.gather", ACT, id="act-gathers"
+        ),
+        pytest.param(
+            "dhcpless/chain/cause.py", "import dhcpless.kube.client", CAUSE, id="cause-reads"
         ),
     ],
 )
