@@ -15,6 +15,7 @@ from datetime import datetime
 from dhcpless.chain.cause import Listed, ResyncTick
 from dhcpless.chain.decide import corner, hang, lifecycle, reclaim, repair, slipped
 from dhcpless.chain.gate import gate
+from dhcpless.chain.gather import fleet as fleet_reads
 from dhcpless.errors import DhcplessError
 from dhcpless.kube import Kube
 from dhcpless.models import BareMetalHost
@@ -50,7 +51,7 @@ def reconcile(
     if over():
         state.stopped_at = pages.key(page[0])
         return {}
-    held = pages.claims_held(kube, page)
+    held = fleet_reads.claims_held(kube, page)
     due = [h for h in page if due_for_tick(h, now, resync.hang_seconds, pages.held_for(held, h))]
     reasons: dict[cursor.Key, str] = {}
 

@@ -15,15 +15,15 @@ from dhcpless.chain import cause
 from dhcpless.chain.facts import Occasion, taken_key
 from dhcpless.chain.gather import gather
 from dhcpless.kube.client import Kube
-from dhcpless.models import IPClaim, Secret
+from dhcpless.models import IPClaim, IPPool, Secret
 from tests.support import objects
 from tests.unit.hosts import make_host
 
 NOW = datetime(2026, 12, 2, 13, 0, tzinfo=UTC)
 CLAIM = IPClaim.from_k8s(objects.claim("bmh-0-pool4", "pool4", "uid-0", "bmh-0"))
-SECRET = Secret.from_k8s(
-    {"metadata": {"name": "bmh-0-preprov-networkdata", "namespace": "ns"}, "data": {}}
-)
+NAME = "bmh-0-preprov-networkdata"
+SECRET = Secret.from_k8s({"metadata": {"name": NAME, "namespace": "ns"}, "data": {}})
+POOL = IPPool.from_k8s(objects.POOL4)
 LISTED: cause.Listed = ("ns", (CLAIM,))
 
 
@@ -32,13 +32,19 @@ LISTED: cause.Listed = ("ns", (CLAIM,))
     [
         pytest.param(cause.HostChanged(added=True), cause.Seeds(fresh=True), id="host-added"),
         pytest.param(cause.HostChanged(), cause.Seeds(), id="host-changed"),
-        pytest.param(cause.Metal3DataMade("m3m-0"), cause.Seeds(), id="metal3data-made"),
-        pytest.param(cause.ClaimsAnswered(LISTED), cause.Seeds(listed=LISTED), id="answered"),
-        pytest.param(cause.ClaimDeleted(CLAIM), cause.Seeds(gone=CLAIM), id="claim-deleted"),
-        pytest.param(cause.PoolChanged(), cause.Seeds(Occasion.POOL_CHANGED), id="pool-changed"),
-        pytest.param(cause.CapiClaimAnswered(), cause.Seeds(), id="capi-claim-answered"),
+        pytest.param(cause.Metal3DataMade("ns", "m3m-0"), cause.Seeds(), id="metal3data-made"),
+        pytest.param(cause.ClaimsAnswered(CLAIM), cause.Seeds(), id="answered-not-listed-yet"),
         pytest.param(
-            cause.SecretWritten(SECRET), cause.Seeds(known=(SECRET,)), id="secret-written"
+            cause.ClaimsAnswered(CLAIM, LISTED), cause.Seeds(listed=LISTED), id="answered-listed"
+        ),
+        pytest.param(cause.ClaimDeleted(CLAIM), cause.Seeds(gone=CLAIM), id="claim-deleted"),
+        pytest.param(
+            cause.PoolChanged(POOL), cause.Seeds(Occasion.POOL_CHANGED), id="pool-changed"
+        ),
+        pytest.param(cause.CapiClaimAnswered(), cause.Seeds(), id="capi-claim-answered"),
+        pytest.param(cause.SecretWritten("ns", NAME), cause.Seeds(), id="secret-not-read-yet"),
+        pytest.param(
+            cause.SecretWritten("ns", NAME, SECRET), cause.Seeds(known=(SECRET,)), id="secret-read"
         ),
         pytest.param(
             cause.ResyncTick(NOW, 600.0, LISTED),
@@ -55,7 +61,7 @@ def test_each_cause_seeds_its_facts(given: cause.Cause, expected: cause.Seeds) -
     "given",
     [
         pytest.param(cause.HostChanged(added=True), id="host-added"),
-        pytest.param(cause.ClaimsAnswered(LISTED), id="answered"),
+        pytest.param(cause.ClaimsAnswered(CLAIM, LISTED), id="answered"),
         pytest.param(cause.ResyncTick(NOW, 600.0, LISTED), id="resync-tick"),
     ],
 )
@@ -90,13 +96,16 @@ WAITING = {keys.PAUSED_ANNOTATION: keys.PREPROVISIONING_PAUSE}
             id="tick-clock-and-hang",
         ),
         pytest.param(
-            cause.PoolChanged(), FOREIGN, {"occasion": Occasion.POOL_CHANGED}, id="pool-occasion"
+            cause.PoolChanged(POOL),
+            FOREIGN,
+            {"occasion": Occasion.POOL_CHANGED},
+            id="pool-occasion",
         ),
         pytest.param(
             cause.ClaimDeleted(CLAIM), FOREIGN, {"gone": CLAIM}, id="deleted-claim-is-gone"
         ),
         pytest.param(
-            cause.SecretWritten(SECRET),
+            cause.SecretWritten("ns", NAME, SECRET),
             WAITING,
             {"secret": SECRET, "taken": {taken_key("Secret", SECRET.metadata.name): SECRET}},
             id="written-secret-known-no-render-read",

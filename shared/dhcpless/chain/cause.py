@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from dhcpless.chain.facts import Occasion
-from dhcpless.models import BareMetalHost, IPClaim, Secret
+from dhcpless.models import BareMetalHost, IPClaim, IPPool, Secret
 
 Key = tuple[str, str]
 """A host by (namespace, name): what an entry knows when the pipeline is to read the host."""
@@ -41,15 +41,19 @@ class HostChanged:
 class Metal3DataMade:
     """CAPM3 made the Metal3Data of the Metal3Machine the host serves: lend at once."""
 
+    namespace: str
     claim: str
     """The Metal3Data's claim name: the Metal3Machine's (`chain.decide.lifecycle`)."""
 
 
 @dataclass(frozen=True, slots=True)
 class ClaimsAnswered:
-    """Every claim of the host has its answer (ipclaim-fulfilment): the claims as listed."""
+    """A claim of ours was answered (ipclaim-fulfilment): the claim as its event carried it
+    and, once `chain.gather.concerned` found every claim of its host answered, the claims as
+    listed there (not listed again)."""
 
-    listed: Listed
+    claim: IPClaim
+    listed: Listed | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +67,8 @@ class ClaimDeleted:
 class PoolChanged:
     """A pool the host has a failed claim in was added or changed: it may have room now."""
 
+    pool: IPPool
+
 
 @dataclass(frozen=True, slots=True)
 class CapiClaimAnswered:
@@ -71,9 +77,12 @@ class CapiClaimAnswered:
 
 @dataclass(frozen=True, slots=True)
 class SecretWritten:
-    """The Secret the host uses was written (secret-readiness): read once, not again."""
+    """A Secret was written (secret-readiness; only its reference arrives): read once, by
+    `chain.gather.concerned`, which finds the hosts using it; not read again."""
 
-    secret: Secret
+    namespace: str
+    name: str
+    secret: Secret | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +106,9 @@ Cause = (
     | ResyncTick
 )
 """Every reason a host's pipeline runs; `seeds` handles each."""
+
+Entry = Metal3DataMade | SecretWritten | ClaimsAnswered | PoolChanged
+"""The causes whose hosts are found by reading (`chain.pipeline.run`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +141,7 @@ def seeds(cause: Cause) -> Seeds:
         case PoolChanged():
             return Seeds(occasion=Occasion.POOL_CHANGED)
         case SecretWritten(secret=secret):
-            return Seeds(known=(secret,))
+            return Seeds(known=() if secret is None else (secret,))
         case ResyncTick(now=now, hang_seconds=hang, listed=listed):
             return Seeds(Occasion.TICK, now, hang_seconds=hang, listed=listed)
         case Metal3DataMade() | CapiClaimAnswered():

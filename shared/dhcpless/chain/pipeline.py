@@ -1,8 +1,10 @@
 """One reconcile pipeline per host: read the host, gather its facts once, decide, act.
 
 Every function (after its cheap early exits on the event itself) and every resync tick call
-`reconcile` with the cause of the run (`chain.cause`); there is no second path. Events are
-hints, the API is the truth: the host is read here, before anything is written. When a create
+`reconcile` with the cause of the run (`chain.cause`), or `run` for a cause whose hosts are
+found by reading; there is no second path, and no function reads for itself. Events are
+hints, the API is the truth: the host is read here (`gather.entry`), before anything is
+written. When a create
 finds an object under our name, the facts were stale: the round is decided again with that
 object known (`act.Found`), at most `ROUNDS` times (then 503: a retry starts afresh). A just
 added host (`cause.HostChanged.added`: nothing of ours is expected yet) has its claims created
@@ -15,10 +17,10 @@ from __future__ import annotations
 from typing import Final
 
 from dhcpless.chain import act as performer
-from dhcpless.chain.cause import Cause, seeds
+from dhcpless.chain.cause import Cause, Entry, Key, seeds
 from dhcpless.chain.decide import decide
 from dhcpless.chain.facts import HostFacts, Taken
-from dhcpless.chain.gather import gather
+from dhcpless.chain.gather import concerned, entry, gather
 from dhcpless.errors import Gone, Transient
 from dhcpless.kube.client import Kube
 from dhcpless.models import BareMetalHost
@@ -26,13 +28,31 @@ from dhcpless.models import BareMetalHost
 ROUNDS: Final = 3
 
 
+def run(kube: Kube, cause: Entry, settings: performer.Reporting) -> tuple[Cause, ...]:
+    """The pipeline of each host `cause` concerns (`gather.concerned`: a Secret's users, a
+    Metal3Data's borrower, a pool's waiting hosts, the host whose claims all answered), in
+    order. Returns the causes run, as completed by those reads (the claims listed, the
+    Secret read)."""
+    ran: list[Cause] = []
+    for host, completed in concerned.concerned(kube, cause):
+        reconcile(kube, host, completed, settings)
+        ran.append(completed)
+    return tuple(ran)
+
+
 def reconcile(
-    kube: Kube, host: BareMetalHost, cause: Cause, settings: performer.Reporting
+    kube: Kube, host: BareMetalHost | Key, cause: Cause, settings: performer.Reporting
 ) -> HostFacts | None:
-    """Reconcile `host`, as read from the API by the caller (a GET, or resync's LIST: never an
-    event's copy), for `cause`, which seeds its facts (`gather`). Returns the facts the last
-    round decided on; None when the host went. A just-added host's first round does not count
+    """Reconcile `host` for `cause`, which seeds its facts (`gather`): a host as read from
+    the API (resync's LIST, a LIST or GET of `run`: never an event's copy), or its (namespace,
+    name), read here (`gather.entry.host`). Returns the facts the last round decided on; None
+    when the host went or was not worth a run. A just-added host's first round does not count
     against `ROUNDS`."""
+    if not isinstance(host, BareMetalHost):
+        read = entry.host(kube, host, cause)
+        if read is None:
+            return None
+        host = read
     taken: dict[str, Taken] = {}
     for round_ in range(ROUNDS + seeds(cause).fresh):
         if round_:
