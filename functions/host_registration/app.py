@@ -45,7 +45,7 @@ def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
     with its own copy when it carries one (Resource mode). The pipeline reads the host (events
     are hints: a host re-created under its name has another UID, a relabelled one another
     template; Gone: 204), after the cheap exit on the event's copy, else on the host as read
-    (`gather.entry.worth`). An ADD is a just-added host: its claims are created without a LIST
+    (`pipeline.worth`). An ADD is a just-added host: its claims are created without a LIST
     first (`chain.pipeline`). A delete costs nothing."""
     event = events.parse_apiserver_event(cloudevent)
     if event.ref.kind == METAL3DATA:

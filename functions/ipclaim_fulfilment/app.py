@@ -124,7 +124,7 @@ def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints:
     if not hints.rooms.changed(pool):
         log.info("IPPool %s/%s: no room freed since last seen, nothing to do", namespace, name)
         return
-    pipeline.run(kube, cause.PoolChanged(pool), settings)
+    pipeline.run(kube, cause.PoolChanged(pool, heal.free_addresses(pool)), settings)
 
 
 def on_capi_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:

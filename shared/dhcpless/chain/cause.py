@@ -65,9 +65,12 @@ class ClaimDeleted:
 
 @dataclass(frozen=True, slots=True)
 class PoolChanged:
-    """A pool the host has a failed claim in was added or changed: it may have room now."""
+    """A pool the host has a failed claim in was added or changed: it may have room now.
+    `room`: the addresses it can still hand out (`chain.decide.heal.free_addresses`; None: no
+    bound), worked out by the function on the pool it has."""
 
     pool: IPPool
+    room: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

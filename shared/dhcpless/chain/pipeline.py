@@ -14,17 +14,20 @@ guess costs one more round, never a check.
 
 from __future__ import annotations
 
+import logging
 from typing import Final
 
 from dhcpless.chain import act as performer
-from dhcpless.chain.cause import Cause, Entry, Key, seeds
-from dhcpless.chain.decide import decide
+from dhcpless.chain.cause import Cause, Entry, HostChanged, Key, seeds
+from dhcpless.chain.decide import corner, decide, lifecycle, repair, slipped
 from dhcpless.chain.facts import HostFacts, Taken
+from dhcpless.chain.gate import gate
 from dhcpless.chain.gather import concerned, entry, gather
 from dhcpless.errors import Gone, Transient
 from dhcpless.kube.client import Kube
 from dhcpless.models import BareMetalHost
 
+log = logging.getLogger(__name__)
 ROUNDS: Final = 3
 
 
@@ -49,7 +52,7 @@ def reconcile(
     when the host went or was not worth a run. A just-added host's first round does not count
     against `ROUNDS`."""
     if not isinstance(host, BareMetalHost):
-        read = entry.host(kube, host, cause)
+        read = _read(kube, host, cause)
         if read is None:
             return None
         host = read
@@ -70,3 +73,36 @@ def reconcile(
             continue
         return facts
     raise Transient(f"host {host.namespace}/{host.name}: objects kept appearing under our names")
+
+
+def _read(kube: Kube, key: Key, cause: Cause) -> BareMetalHost | None:
+    """The host named by `key` (`gather.entry.host`), unless a host's event shows it is not
+    worth a run (`worth`): on the event's own copy before any read (Resource mode), else on
+    the host as read (Reference mode: the one read the event costs)."""
+    changed = cause if isinstance(cause, HostChanged) else None
+    if changed is not None and changed.seen is not None and not worth(changed.seen):
+        log.info("host %s/%s: %s, nothing to do", *key, gate(changed.seen))
+        return None
+    found = entry.host(kube, key, cause)
+    if changed is not None and changed.seen is None and found and not worth(found):
+        log.info("host %s/%s: %s, nothing to do", *key, gate(found))
+        return None
+    return found
+
+
+def worth(seen: BareMetalHost) -> bool:
+    """Pure: paused for us, slipped past the pause, lendable to CAPM3, or released and not
+    registering, maybe for want of our Secret (`chain.decide.repair`), or paused with a value
+    that only looks like ours (`chain.decide.corner`). Every other host (a released one CAPM3
+    has not taken, someone else's pause) costs no read. A done host's updates are not sent to
+    us (`chain.decide.quiet`): its lost Secret is repaired by resync's tick; one that reaches
+    us anyway is repaired at once."""
+    if lifecycle.done(seen):
+        return repair.wanted(seen)
+    return (
+        gate(seen).ours
+        or slipped.slipped(seen)
+        or lifecycle.lendable(seen)
+        or repair.wanted(seen)
+        or corner.unclear_pause(seen) is not None
+    )

@@ -129,11 +129,10 @@ def _names_a_host(claim: IPClaim) -> bool:
 
 def _waiting_in(kube: Kube, changed: PoolChanged) -> Concerned:
     """The hosts with claims of the pool that IPAM failed retry them, at most as many as it
-    has free addresses, the longest waiting first (`heal.free_addresses`)."""
-    pool = changed.pool
+    has free addresses (`PoolChanged.room`), the longest waiting first."""
+    pool, room = changed.pool, changed.room
     namespace, name = pool.metadata.namespace or "default", pool.metadata.name
     owners = ipam.failed_in_pool(kube, namespace, name)
-    room = heal.free_addresses(pool)
     if room is not None and room < len(owners):
         log.info("IPPool %s/%s: %d free, retrying the %d waiting longest of %d",
                  namespace, name, room, room, len(owners))  # fmt: skip
