@@ -4,12 +4,11 @@ Every function (after its cheap early exits on the event itself) and every resyn
 `reconcile` with the cause of the run (`chain.cause`), or `run` for a cause whose hosts are
 found by reading; there is no second path, and no function reads for itself. Events are
 hints, the API is the truth: the host is read here (`gather.entry`), before anything is
-written. When a create
-finds an object under our name, the facts were stale: the round is decided again with that
-object known (`act.Found`), at most `ROUNDS` times (then 503: a retry starts afresh). A just
-added host (`cause.HostChanged.added`: nothing of ours is expected yet) has its claims created
-without listing them first; a claim already there is such an object under our name, so that
-guess costs one more round, never a check.
+written. When a create finds an object under our name, the facts were stale: the round is
+decided again with that object known (`act.Found`), at most `ROUNDS` times (then 503: a retry
+starts afresh). A just-added host (`cause.HostChanged.added`: nothing of ours is expected
+yet) has its claims created without listing them first; a claim already there is such an
+object under our name, so that guess costs one more round, never a check.
 """
 
 from __future__ import annotations
