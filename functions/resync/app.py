@@ -30,7 +30,7 @@ from dhcpless.chain import act as performer
 from dhcpless.chain.decide import overlaps
 from dhcpless.chain.gather import fleet as fleet_reads
 from dhcpless.keys import FunctionName
-from dhcpless.kube import Kube, from_environment, namespaces
+from dhcpless.kube import Kube, from_environment
 from dhcpless.serving import events
 from dhcpless.serving.web import Settings, create_function_app
 from functions.resync import cursor, fleet, pages, rounds
@@ -129,6 +129,4 @@ def report_overlaps(kube: Kube, settings: Settings, watched: list[str]) -> None:
 
 def watched_namespaces(kube: Kube, resync: ResyncSettings) -> list[str]:
     """Its one namespace, or under the cluster-wide option the ones the selector selects."""
-    if not resync.namespace_selector:
-        return [resync.namespace]
-    return namespaces.selected(kube, resync.namespace_selector)
+    return fleet_reads.watched(kube, resync.namespace, resync.namespace_selector)

@@ -1,9 +1,9 @@
-"""What a resync tick reads of the fleet: a page of hosts at a time, the claims of a page's
-recorded hosts, each served namespace's pools (the overlap Warning), and where the last tick
-stopped (the cursor's ConfigMap). The tick's own logic (`functions.resync`) reads nothing
-itself (issue 29). Paging as client-go's pager pages a LIST (`tools/pager/pager.go`,
-`ListPager.List`: `limit`, then `continue`), so what a tick holds does not grow with the
-fleet (`functions.resync.pages`). Reads only.
+"""What a resync tick reads of the fleet: the namespaces it serves, a page of hosts at a
+time, the claims of a page's recorded hosts, each served namespace's pools (the overlap
+Warning), and where the last tick stopped (the cursor's ConfigMap). The tick's own logic
+(`functions.resync`) reads nothing itself (issue 29). Paging as client-go's pager pages a
+LIST (`tools/pager/pager.go`, `ListPager.List`: `limit`, then `continue`), so what a tick
+holds does not grow with the fleet (`functions.resync.pages`). Reads only.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dhcpless import keys
 from dhcpless.chain.cause import Key
 from dhcpless.chain.decide import reclaim
 from dhcpless.errors import DhcplessError
+from dhcpless.kube import namespaces
 from dhcpless.kube.client import Kube
 from dhcpless.kube.resources import CONFIGMAPS, HOSTS
 from dhcpless.models import BareMetalHost, IPClaim, IPPool
@@ -78,6 +79,12 @@ def _selector(namespace: str, names: Sequence[str]) -> str:
         f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE},"
         f"{keys.HOST_NAMESPACE_LABEL}={namespace},{keys.HOST_LABEL} in ({','.join(names)})"
     )
+
+
+def watched(kube: Kube, namespace: str, selector: str) -> list[str]:
+    """Resync's one namespace, or under the cluster-wide option the Namespaces `selector`
+    selects (one LIST)."""
+    return namespaces.selected(kube, selector) if selector else [namespace]
 
 
 def pools_of(kube: Kube, watched: Sequence[str]) -> dict[str, list[IPPool]]:
