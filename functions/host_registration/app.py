@@ -18,9 +18,7 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless.chain import pipeline
-from dhcpless.chain.gate import gate
-from dhcpless.chain.predicates import on_host
+from dhcpless.chain import cause, pipeline
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import BareMetalHost
@@ -43,31 +41,33 @@ def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Fl
 
 
 def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
-    """Parse once; a Metal3Data finds its host; cheap exits on the event's object (no read),
-    then the pipeline on the host as read: events are hints, so a Resource-mode copy is read
-    again (a host re-created under its name has another UID, a relabelled one another
-    template; Gone: 204); a Reference-mode event's host was just read (`edge.current`). An
-    ADD is a `fresh` host: its claims are created without a LIST first (`chain.pipeline`)."""
+    """Parse once; a Metal3Data names the host it serves; a host's event names the host,
+    with its own copy when it carries one (Resource mode). The pipeline reads the host (events
+    are hints: a host re-created under its name has another UID, a relabelled one another
+    template; Gone: 204), after the cheap exit on the event's copy, else on the host as read
+    (`pipeline.worth`). An ADD is a just-added host: its claims are created without a LIST
+    first (`chain.pipeline`). A delete costs nothing."""
     event = events.parse_apiserver_event(cloudevent)
     if event.ref.kind == METAL3DATA:
         on_metal3data(event, kube, settings)
         return
     if event.ref.kind != "BareMetalHost":
         raise events.InvalidEvent(f"expected a BareMetalHost or Metal3Data event: {event.ref.kind}")
-    seen = edge.current(event, BareMetalHost, kube.get_host, delete_needs_object=False)
-    if event.operation is Operation.DELETE or not worth_reading(seen):
-        log.info("host %s/%s: %s, nothing to do", seen.namespace, seen.name, gate(seen))
+    seen = None if event.object is None else edge.hint(event, BareMetalHost)
+    key = (
+        (seen.namespace, seen.name) if seen else (event.ref.namespace or "default", event.ref.name)
+    )
+    if event.operation is Operation.DELETE:
+        log.info("host %s/%s: deleted, nothing to do", *key)
         return
-    host = seen if event.object is None else kube.get_host(seen.namespace, seen.name)
-    pipeline.reconcile(kube, host, settings, fresh=event.operation is Operation.ADD)
+    added = event.operation is Operation.ADD
+    pipeline.reconcile(kube, key, cause.HostChanged(added=added, seen=seen), settings)
 
 
 def on_metal3data(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
     """CAPM3 made the Metal3Data of a Metal3Machine: lend our claims of the host it serves
-    at once (`chain.decide.lifecycle`), not on the host's next event or resync tick. The host
-    is the one whose `spec.consumerRef` names the Metal3Machine the Metal3Data's claim is
-    named after (CAPM3 `baremetal/metal3machine_manager.go` `AssociateM3Metadata` names the
-    Metal3DataClaim after the Metal3Machine): one LIST of the namespace's hosts."""
+    at once (`chain.decide.lifecycle`), not on the host's next event or resync tick; the
+    pipeline finds the host (`gather.concerned`)."""
     data = edge.hint(event, Metal3Data)
     namespace = data.metadata.namespace or "default"
     if data.metadata.deletion_timestamp or not data.spec.claim.name:
@@ -75,24 +75,4 @@ def on_metal3data(event: events.ApiServerEvent, kube: Kube, settings: Settings) 
             "Metal3Data %s/%s: going or unclaimed, nothing to do", namespace, data.metadata.name
         )
         return
-    for host in kube.list_hosts(namespace):
-        if on_host.borrower_name(host) == data.spec.claim.name and on_host.lendable(host):
-            pipeline.reconcile(kube, host, settings)
-
-
-def worth_reading(seen: BareMetalHost) -> bool:
-    """Pure, on the event's copy: paused for us, slipped past the pause, lendable to CAPM3, or
-    released and not registering, maybe for want of our Secret (`chain.decide.repair`), or
-    paused with a value that only looks like ours (`chain.decide.corner`). Every other host (a
-    released one CAPM3 has not taken, someone else's pause) costs no read. A done host's
-    updates are not sent to us (`chain.decide.quiet`): its lost Secret is repaired by resync's
-    tick; one that reaches us anyway is repaired at once."""
-    if on_host.done(seen):
-        return on_host.may_have_lost_secret(seen)
-    return (
-        gate(seen).ours
-        or on_host.slipped(seen)
-        or on_host.lendable(seen)
-        or on_host.may_have_lost_secret(seen)
-        or on_host.unclear_pause(seen) is not None
-    )
+    pipeline.run(kube, cause.Metal3DataMade(namespace, data.spec.claim.name), settings)

@@ -26,19 +26,19 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless import keys
-from dhcpless.chain import pipeline
-from dhcpless.chain.facts import Occasion
-from dhcpless.chain.gather import Listed, ipam
+from dhcpless.chain import cause, pipeline
+from dhcpless.serving import edge
+from dhcpless.chain.decide import external, heal
+from dhcpless.chain.gather import entry
 from dhcpless.chain.hints import Hints
-from dhcpless.chain.predicates import ownership, pool_room
-from dhcpless.errors import Gone
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import IPAddressClaim, IPClaim, IPPool
-from dhcpless.serving import edge, events
+from dhcpless.serving import events
 from dhcpless.serving.events import Operation
 from dhcpless.serving.web import Settings, create_function_app
+from dhcpless.chain.predicates import ownership
+from dhcpless.chain.predicates import pool_room
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.IPCLAIM_FULFILMENT
@@ -78,7 +78,7 @@ def on_claim(
     A failed one makes its pool's next event list again (`chain.hints.Rooms`): the pool may
     have changed before IPAM wrote the failure."""
     hints = hints or Hints()
-    claim = edge.current(event, IPClaim, kube.get_claim, delete_needs_object=True)
+    claim = edge.current(event, IPClaim, entry.reader(kube, IPClaim), delete_needs_object=True)
     owner = host_of(claim)
     namespace = claim.metadata.namespace or "default"
     where = f"IPClaim {namespace}/{claim.metadata.name}"
@@ -87,7 +87,7 @@ def on_claim(
     if owner is None:
         log.info("%s: not ours, nothing to do", where)
     elif event.operation is Operation.DELETE:
-        _reconcile(kube, owner, settings, gone=claim)
+        pipeline.reconcile(kube, owner, cause.ClaimDeleted(claim), settings)
     elif claim.status.address is None and not claim.status.error_message:
         # IPAM's own steps (the add, its finalizer): nothing to render or report yet, no read
         log.info("%s: not fulfilled yet, nothing to do", where)
@@ -103,48 +103,23 @@ def _unless_decided(
         where = f"IPClaim {claim.metadata.namespace}/{claim.metadata.name}"
         log.info("%s: this version was decided on already, nothing to do", where)
     else:
-        _when_all_answered(kube, owner, settings, claim, hints)
+        _when_all_answered(kube, settings, claim, hints)
 
 
-def _when_all_answered(
-    kube: Kube, owner: tuple[str, str], settings: Settings, claim: IPClaim, hints: Hints
-) -> None:
-    """Cheap exit: one label-scoped LIST of the host's claims. The event's claim must be
-    there, answered, as listed, and name a host UID (events are hints: a stale or forged one
-    stops here; without a UID it cannot be ours, `chain.identity`); while
-    any other is unanswered (no address, no error) its own event will come, so only the last
-    answer goes on, with the LIST handed to the pipeline (not read again); once that run
-    returns, the versions it listed are remembered (`chain.hints.Decided`)."""
-    namespace = claim.metadata.namespace or "default"
-    listed = kube.list_claims(namespace, ownership.selector(*owner))
-    itself = [
-        c
-        for c in listed
-        if c.metadata.name == claim.metadata.name and _answered(c) and _names_a_host(c)
-    ]
-    if not itself or not all(_answered(c) for c in listed):
-        log.info("host %s/%s: a claim is not answered yet, nothing to do", *owner)
-        return
-    _reconcile(kube, owner, settings, listed=(namespace, listed))
-    hints.decided.record(listed)
-
-
-def _answered(claim: IPClaim) -> bool:
-    return claim.status.address is not None or bool(claim.status.error_message)
-
-
-def _names_a_host(claim: IPClaim) -> bool:
-    """Carries a host UID at all (an owner of the host's kind, or our annotation across
-    namespaces): necessary for it to be ours; the pipeline checks it is this host's."""
-    kinds = {o.kind for o in claim.metadata.owner_references}
-    return "BareMetalHost" in kinds or keys.HOST_UID_ANNOTATION in claim.metadata.annotations
+def _when_all_answered(kube: Kube, settings: Settings, claim: IPClaim, hints: Hints) -> None:
+    """Only the last answer of the host's claims goes on (`gather.concerned`: one LIST of
+    them, handed to the pipeline); once that run returns, the versions it listed are
+    remembered (`chain.hints.Decided`)."""
+    for ran in pipeline.run(kube, cause.ClaimsAnswered(claim), settings):
+        if isinstance(ran, cause.ClaimsAnswered) and ran.listed is not None:
+            hints.decided.record(ran.listed[1])
 
 
 def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints: Hints) -> None:
     """The pool may have room now: the hosts with claims of it that IPAM failed retry them, at
-    most as many as it has free addresses, the longest waiting first (`pool_room.free_addresses`).
+    most as many as it has free addresses, the longest waiting first (`heal.free_addresses`).
     Not when it cannot have gained room since this process last saw it (`chain.hints`)."""
-    pool = edge.current(event, IPPool, kube.get_pool, delete_needs_object=False)
+    pool = edge.current(event, IPPool, entry.reader(kube, IPPool), delete_needs_object=False)
     namespace, name = pool.metadata.namespace or "default", pool.metadata.name
     if event.operation is Operation.DELETE:
         hints.rooms.forget(namespace, name)
@@ -152,14 +127,7 @@ def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints:
     if not hints.rooms.changed(pool):
         log.info("IPPool %s/%s: no room freed since last seen, nothing to do", namespace, name)
         return
-    owners = ipam.failed_in_pool(kube, namespace, name)
-    room = pool_room.free_addresses(pool)
-    if room is not None and room < len(owners):
-        log.info("IPPool %s/%s: %d free, retrying the %d waiting longest of %d",
-                 namespace, name, room, room, len(owners))  # fmt: skip
-        owners = owners[:room]
-    for owner in owners:
-        _reconcile(kube, owner, settings, Occasion.POOL_CHANGED)
+    pipeline.run(kube, cause.PoolChanged(pool, pool_room.free_addresses(pool)), settings)
 
 
 def on_capi_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
@@ -168,23 +136,7 @@ def on_capi_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) 
     owner = ownership.host_of(claim)
     answered = bool(claim.address_name or claim.failure)
     if owner is not None and (event.operation is Operation.DELETE or answered):
-        _reconcile(kube, owner, settings)
+        pipeline.reconcile(kube, owner, cause.CapiClaimAnswered(), settings)
         return
     where = f"IPAddressClaim {claim.metadata.namespace}/{claim.metadata.name}"
     log.info("%s: not ours or not answered yet, nothing to do", where)
-
-
-def _reconcile(
-    kube: Kube,
-    owner: tuple[str, str],
-    settings: Settings,
-    occasion: Occasion = Occasion.EVENT,
-    gone: IPClaim | None = None,
-    listed: Listed | None = None,
-) -> None:
-    """Read the host (events are hints), then its pipeline; a host that is gone is done."""
-    try:
-        host = kube.get_host(*owner)
-    except Gone:
-        return  # garbage collection takes its claims
-    pipeline.reconcile(kube, host, settings, occasion, gone=gone, listed=listed)

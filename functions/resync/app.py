@@ -28,10 +28,9 @@ from flask import Flask, Response
 
 from dhcpless.chain import act as performer
 from dhcpless.chain.decide import overlaps
-from dhcpless.errors import DhcplessError
+from dhcpless.chain.gather import fleet as fleet_reads
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
-from dhcpless.kube.api import namespaces
 from dhcpless.serving import events
 from dhcpless.serving.web import Settings, create_function_app
 from functions.resync import cursor, fleet, pages, rounds
@@ -125,17 +124,9 @@ def report_overlaps(kube: Kube, settings: Settings, watched: list[str]) -> None:
     """One LIST of IPPools per served namespace; a `PoolsOverlap` Warning on each pool that
     can hand out an address a pool of another namespace can (`chain.decide.overlaps`). A
     namespace that cannot be listed now is left out until the next tick."""
-    pools = {}
-    for namespace in watched:
-        try:
-            pools[namespace] = kube.list_pools(namespace)
-        except DhcplessError as err:
-            log.warning("resync: pools in %s not listed: %s", namespace, err.reason)
-    performer.report(overlaps.across(pools), kube, settings)
+    performer.report(overlaps.across(fleet_reads.pools_of(kube, watched)), kube, settings)
 
 
 def watched_namespaces(kube: Kube, resync: ResyncSettings) -> list[str]:
     """Its one namespace, or under the cluster-wide option the ones the selector selects."""
-    if not resync.namespace_selector:
-        return [resync.namespace]
-    return namespaces.selected(kube, resync.namespace_selector)
+    return fleet_reads.watched(kube, resync.namespace, resync.namespace_selector)

@@ -18,6 +18,7 @@ import logging
 from dataclasses import dataclass
 
 from dhcpless import keys
+from dhcpless.chain.gather import fleet
 from dhcpless.errors import DhcplessError
 from dhcpless.kube import Kube
 from dhcpless.kube.api.resources import CONFIGMAPS
@@ -42,7 +43,7 @@ class Stored:
 def read(kube: Kube, namespace: str) -> Stored:
     """The stored cursor; unreadable (or not there), the round starts at the first host."""
     try:
-        found = kube.find(CONFIGMAPS, namespace, keys.RESYNC_CURSOR_CONFIGMAP)
+        found = fleet.stored_cursor(kube, namespace)
     except DhcplessError as err:
         log.warning("resync: cursor not read, starting at the first host: %s", err.reason)
         return Stored()

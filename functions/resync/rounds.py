@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from dhcpless.chain.facts import Occasion
+from dhcpless.chain.cause import Listed, ResyncTick
 from dhcpless.chain.gate import gate
-from dhcpless.chain.gather import Listed
+from dhcpless.chain.gather import fleet as fleet_reads
 from dhcpless.chain.predicates import on_host, ownership
 from dhcpless.errors import DhcplessError
 from dhcpless.kube import Kube
@@ -51,7 +51,7 @@ def reconcile(
     if over():
         state.stopped_at = pages.key(page[0])
         return {}
-    held = pages.claims_held(kube, page)
+    held = fleet_reads.claims_held(kube, page)
     due = [h for h in page if due_for_tick(h, now, resync.hang_seconds, pages.held_for(held, h))]
     reasons: dict[cursor.Key, str] = {}
 
@@ -109,9 +109,8 @@ def guarded(
     from dhcpless.chain.decide import decide
 
     try:
-        facts = pipeline.reconcile(
-            kube, host, settings, Occasion.TICK, now, hang_seconds=hang_seconds, listed=listed
-        )
+        tick = ResyncTick(now, hang_seconds, listed)
+        facts = pipeline.reconcile(kube, host, tick, settings)
     except DhcplessError as err:
         log.warning("resync host %s/%s: %s", host.namespace, host.name, err.reason)
         return None

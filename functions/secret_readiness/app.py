@@ -1,4 +1,4 @@
-"""secret-readiness (Secret events, Reference mode: only a reference arrives, so GET it).
+"""secret-readiness (Secret events, Reference mode: only a reference arrives; the pipeline GETs it).
 
 A Secret that holds `networkData` releases the host that names it in
 `spec.preprovisioningNetworkDataName` (a user's, found by a LIST of the Secret's namespace
@@ -18,14 +18,10 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless import keys, tracing
 from dhcpless.chain import pipeline
-from dhcpless.chain.gate import Gate, gate, secret_name
-from dhcpless.chain.gather.lookup import secret_or_none
-from dhcpless.errors import Gone
+from dhcpless.chain.cause import SecretWritten
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
-from dhcpless.models import BareMetalHost, Secret
 from dhcpless.serving import edge
 from dhcpless.serving.events import Operation
 from dhcpless.serving.web import Settings, create_function_app
@@ -43,37 +39,10 @@ def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Fl
 
 
 def handle(cloudevent: BaseCloudEvent, kube: Kube, settings: Settings) -> None:
+    """Parse once; the pipeline reads the Secret and the hosts using it (`gather.concerned`)."""
     event = edge.event_about(cloudevent, "Secret")
     namespace, name = event.ref.namespace or "default", event.ref.name
-    secret = secret_or_none(kube, namespace, name) if event.operation != Operation.DELETE else None
-    if secret is None or keys.NETWORK_DATA_KEY not in secret.data:
+    if event.operation == Operation.DELETE:
         log.info("Secret %s/%s: gone or no network data, nothing to do", namespace, name)
         return
-    tracing.follow(secret.metadata.annotations)  # the trace of the chain that wrote it
-    for host in hosts_using(kube, secret):
-        if uses(host, secret):
-            pipeline.reconcile(kube, host, settings, known=(secret,))
-
-
-def uses(host: BareMetalHost, secret: Secret) -> bool:
-    """Pure, on the host as read: paused for us and using this very Secret (named, or ours by
-    default name). A host naming another Secret is not this event's business."""
-    state = gate(host)
-    if state is Gate.NAMED:
-        return host.spec.preprovisioning_network_data_name == secret.metadata.name
-    return state is Gate.WAITING and secret_name(host) == secret.metadata.name
-
-
-def hosts_using(kube: Kube, secret: Secret) -> list[BareMetalHost]:
-    """The host named by our label (one GET), else hosts of this namespace naming the Secret."""
-    namespace = secret.metadata.namespace or "default"
-    owner = secret.metadata.labels.get(keys.HOST_LABEL)
-    if owner and secret.metadata.labels.get(keys.MANAGED_BY_LABEL) == keys.MANAGED_BY_VALUE:
-        try:
-            return [kube.get_host(namespace, owner)]
-        except Gone:
-            return []
-    named = secret.metadata.name
-    return [
-        h for h in kube.list_hosts(namespace) if h.spec.preprovisioning_network_data_name == named
-    ]
+    pipeline.run(kube, SecretWritten(namespace, name), settings)

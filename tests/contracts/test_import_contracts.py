@@ -30,6 +30,7 @@ ACT = "chain act performs"
 INTERNAL = "the adapter keeps its transport and cache to itself"
 SEAM = "formats and ramdisk profiles are chosen through their registries"
 LAYERS = "chain layers: functions, pipeline, gather | act, decide, predicates"
+CAUSE = "a cause is a value"
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -177,6 +178,9 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
         ),
         pytest.param(
             "dhcpless/chain/pipeline.py", "import functions.resync.app", LAYERS, id="pipeline-fn"
+        ),
+        pytest.param(
+            "dhcpless/chain/cause.py", "import dhcpless.kube.client", CAUSE, id="cause-reads"
         ),
     ],
 )

@@ -13,55 +13,52 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from datetime import datetime
 
+from dhcpless.chain.cause import Cause, Listed, again, seeds
+from dhcpless.chain.decide import corner, hang, heal, lifecycle, reclaim, repair
+from dhcpless.chain.predicates.derived import pools_for
+from dhcpless.chain.predicates.answers import ready
 from dhcpless.chain.facts import Found, HostFacts, Occasion, Problem, Taken, taken_key
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.gather import ipam, released
 from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, template_for
-from dhcpless.chain.predicates import answers, on_host, ownership
-from dhcpless.chain.predicates.answers import ready
-from dhcpless.chain.predicates.derived import pools_for
 from dhcpless.keys import DEFAULT_PROFILE, RamdiskProfile
 from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Secret
-
-Listed = released.Listed
-"""Claims a caller listed in one namespace: (namespace, claims); by a host's labels
-(ipclaim-fulfilment), or every claim of ours there (resync, `released.ours_in`)."""
+from dhcpless.chain.predicates import answers
+from dhcpless.chain.predicates import on_host
+from dhcpless.chain.predicates import ownership
 
 
 def gather(
     kube: Kube,
     host: BareMetalHost,
-    occasion: Occasion = Occasion.EVENT,
-    now: datetime | None = None,
+    cause: Cause,
     *,
     taken: Mapping[str, Taken] | None = None,
-    gone: IPClaim | None = None,
-    hang_seconds: float = 0.0,
     profile: RamdiskProfile = DEFAULT_PROFILE,
-    render: bool = True,
-    listed: Listed | None = None,
-    fresh: bool = False,
+    later: bool = False,
 ) -> HostFacts:
-    """The facts for `host` (read from the API by the caller: events are hints). `render`
-    False: a waiting host's Secret is known (the Secret's own event, secret-readiness): the
-    render facts are not read, so it cannot be verified and releases nothing (`decide.verify`).
-    `listed`: (namespace, claims) the caller listed by the host's labels already (its cheap
-    exit, ipclaim-fulfilment): not listed again. `fresh`: the host was just added (its ADD
-    event): no claim of ours is expected, so none is listed; creating them tells whether one
-    is there (like the Secret: `act.Found`, and the pipeline decides again with them listed)."""
+    """The facts for `host` (read from the API by the pipeline: events are hints), seeded from
+    `cause` (`cause.seeds`; `later`: a later round's, `cause.again`). A known Secret (the
+    Secret's own event, secret-readiness) of a waiting host: the render facts are not read, so
+    it cannot be verified and releases nothing (`decide.verify`). Listed claims (the cheap exit
+    of ipclaim-fulfilment, a resync page): not listed again. `fresh` (the host's ADD event): no
+    claim of ours is expected, so none is listed; creating them tells whether one is there
+    (like the Secret: `act.Found`, and the pipeline decides again with them listed)."""
+    seeded = again(seeds(cause)) if later else seeds(cause)
+    render, listed, fresh = not seeded.known, seeded.listed, seeded.fresh
+    known = {taken_key("Secret", s.metadata.name): s for s in seeded.known}
     base = HostFacts(
-        host, occasion, now, taken=taken or {}, gone=gone, hang_seconds=hang_seconds,
-        ramdisk_profile=profile,
+        host, seeded.occasion, seeded.now, taken={**known, **(taken or {})}, gone=seeded.gone,
+        hang_seconds=seeded.hang_seconds, ramdisk_profile=profile,
     )  # fmt: skip
     state = gate(host)
     if state is Gate.NAMED:
         name = host.spec.preprovisioning_network_data_name or ""
-        known = base.taken.get(taken_key("Secret", name))
-        if isinstance(known, Secret) or on_host.bad_name(name):  # no such Secret can be read
-            return replace(base, secret=known if isinstance(known, Secret) else None)
+        had = base.taken.get(taken_key("Secret", name))
+        if isinstance(had, Secret) or on_host.bad_name(name):  # no such Secret can be read
+            return replace(base, secret=had if isinstance(had, Secret) else None)
         secret = secret_or_none(kube, host.namespace, name)
         return replace(base, secret=secret)
     if state is Gate.WAITING:

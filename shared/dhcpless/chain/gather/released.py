@@ -9,6 +9,7 @@ import contextlib
 from collections.abc import Mapping, Sequence
 
 from dhcpless import keys
+from dhcpless.chain.cause import Listed
 from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, selector
 from dhcpless.chain.predicates import collision, ownership
 from dhcpless.chain.predicates.on_host import borrower
@@ -75,10 +76,6 @@ def claimed_addresses(kube: Kube, host: BareMetalHost) -> tuple[IPAddress, ...]:
             with contextlib.suppress(Gone):
                 found.append(kube.get_address(ref.namespace or host.namespace, ref.name))
     return tuple(found)
-
-
-Listed = tuple[str, Sequence[IPClaim]]
-"""Claims a caller listed in one namespace: (namespace, claims)."""
 
 
 def held(kube: Kube, host: BareMetalHost, listed: Listed | None) -> tuple[IPClaim, ...] | None:
