@@ -27,18 +27,15 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
 from dhcpless.chain import cause, pipeline
-from dhcpless.serving import edge
-from dhcpless.chain.decide import external, heal
 from dhcpless.chain.gather import entry
 from dhcpless.chain.hints import Hints
+from dhcpless.chain.predicates import ownership, pool_room
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import IPAddressClaim, IPClaim, IPPool
-from dhcpless.serving import events
+from dhcpless.serving import edge, events
 from dhcpless.serving.events import Operation
 from dhcpless.serving.web import Settings, create_function_app
-from dhcpless.chain.predicates import ownership
-from dhcpless.chain.predicates import pool_room
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.IPCLAIM_FULFILMENT

@@ -180,7 +180,7 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
             "dhcpless/chain/pipeline.py", "import functions.resync.app", LAYERS, id="pipeline-fn"
         ),
         pytest.param(
-            "dhcpless/chain/cause.py", "import dhcpless.kube.client", CAUSE, id="cause-reads"
+            "dhcpless/chain/cause.py", "import dhcpless.kube.api.client", CAUSE, id="cause-reads"
         ),
     ],
 )

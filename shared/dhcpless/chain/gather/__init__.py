@@ -15,19 +15,16 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from dhcpless.chain.cause import Cause, Listed, again, seeds
-from dhcpless.chain.decide import corner, hang, heal, lifecycle, reclaim, repair
-from dhcpless.chain.predicates.derived import pools_for
-from dhcpless.chain.predicates.answers import ready
 from dhcpless.chain.facts import Found, HostFacts, Occasion, Problem, Taken, taken_key
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.gather import ipam, released
 from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, template_for
+from dhcpless.chain.predicates import answers, on_host, ownership
+from dhcpless.chain.predicates.answers import ready
+from dhcpless.chain.predicates.derived import pools_for
 from dhcpless.keys import DEFAULT_PROFILE, RamdiskProfile
 from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Secret
-from dhcpless.chain.predicates import answers
-from dhcpless.chain.predicates import on_host
-from dhcpless.chain.predicates import ownership
 
 
 def gather(
