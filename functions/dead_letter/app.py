@@ -17,8 +17,8 @@ from flask import Flask, Response, request
 
 from dhcpless.errors import InvalidInput
 from dhcpless.keys import DEAD_LETTER_FUNCTION
-from dhcpless.limits import BodyRefused
 from dhcpless.serving import events
+from dhcpless.serving.body import BodyRefused
 from dhcpless.serving.web import request_body
 
 log = logging.getLogger(__name__)

@@ -18,12 +18,12 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless.chain import cause, edge, pipeline
+from dhcpless.chain import cause, pipeline
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import BareMetalHost
 from dhcpless.models.capm3 import Metal3Data
-from dhcpless.serving import events
+from dhcpless.serving import edge, events
 from dhcpless.serving.events import Operation
 from dhcpless.serving.web import Settings, create_function_app
 

@@ -26,20 +26,20 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless.chain import cause, edge, pipeline
-from dhcpless.chain.decide import external, heal
+from dhcpless.chain import cause, pipeline
 from dhcpless.chain.gather import entry
 from dhcpless.chain.hints import Hints
+from dhcpless.chain.predicates import ownership, pool_room
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.models import IPAddressClaim, IPClaim, IPPool
-from dhcpless.serving import events
+from dhcpless.serving import edge, events
 from dhcpless.serving.events import Operation
 from dhcpless.serving.web import Settings, create_function_app
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.IPCLAIM_FULFILMENT
-host_of = heal.host_of
+host_of = ownership.host_of
 
 
 def create_app(kube: Kube | None = None, settings: Settings | None = None) -> Flask:
@@ -114,7 +114,7 @@ def _when_all_answered(kube: Kube, settings: Settings, claim: IPClaim, hints: Hi
 
 def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints: Hints) -> None:
     """The pool may have room now: the hosts with claims of it that IPAM failed retry them, at
-    most as many as it has free addresses, the longest waiting first (`heal.free_addresses`).
+    most as many as it has free addresses, the longest waiting first (`pool_room.free_addresses`).
     Not when it cannot have gained room since this process last saw it (`chain.hints`)."""
     pool = edge.current(event, IPPool, entry.reader(kube, IPPool), delete_needs_object=False)
     namespace, name = pool.metadata.namespace or "default", pool.metadata.name
@@ -124,13 +124,13 @@ def on_pool(event: events.ApiServerEvent, kube: Kube, settings: Settings, hints:
     if not hints.rooms.changed(pool):
         log.info("IPPool %s/%s: no room freed since last seen, nothing to do", namespace, name)
         return
-    pipeline.run(kube, cause.PoolChanged(pool, heal.free_addresses(pool)), settings)
+    pipeline.run(kube, cause.PoolChanged(pool, pool_room.free_addresses(pool)), settings)
 
 
 def on_capi_claim(event: events.ApiServerEvent, kube: Kube, settings: Settings) -> None:
     """Our CAPI claim: deleted (a waiting host claims again), answered, else nothing."""
     claim = edge.hint(event, IPAddressClaim)
-    owner = external.host_of(claim)
+    owner = ownership.host_of(claim)
     answered = bool(claim.address_name or claim.failure)
     if owner is not None and (event.operation is Operation.DELETE or answered):
         pipeline.reconcile(kube, owner, cause.CapiClaimAnswered(), settings)

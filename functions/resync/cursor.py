@@ -21,7 +21,7 @@ from dhcpless import keys
 from dhcpless.chain.gather import fleet
 from dhcpless.errors import DhcplessError
 from dhcpless.kube import Kube
-from dhcpless.kube.resources import CONFIGMAPS
+from dhcpless.kube.api.resources import CONFIGMAPS
 from dhcpless.models.configmap import ConfigMap
 from dhcpless.models.meta import ObjectMeta
 

@@ -23,8 +23,8 @@ from datetime import datetime
 from enum import StrEnum
 
 from dhcpless import keys
-from dhcpless.chain.decide import hang, slipped
 from dhcpless.chain.gate import gate
+from dhcpless.chain.predicates import on_host
 from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason
 
@@ -85,11 +85,11 @@ def seen(host: BareMetalHost, reason: str | None, now: datetime, hang_after: flo
     if gate(host).ours:  # listed paused, released by this very tick
         return Seen(host.namespace, HostState.RELEASED)
     if keys.RELEASED_AT_ANNOTATION in host.annotations:
-        if hang.hanging(host, now, hang_after):
+        if on_host.hanging(host, now, hang_after):
             return Seen(host.namespace, HostState.STUCK)
-        state = HostState.INSPECTING if hang.stalled(host) else HostState.RELEASED
+        state = HostState.INSPECTING if on_host.stalled(host) else HostState.RELEASED
         return Seen(host.namespace, state)
-    return Seen(host.namespace, HostState.UNPAUSED) if slipped.slipped(host) else None
+    return Seen(host.namespace, HostState.UNPAUSED) if on_host.slipped(host) else None
 
 
 def waiting_reason(reasons: Iterable[Reason]) -> str:

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from dhcpless.chain.cause import Listed, ResyncTick
-from dhcpless.chain.decide import corner, hang, lifecycle, reclaim, repair, slipped
 from dhcpless.chain.gate import gate
 from dhcpless.chain.gather import fleet as fleet_reads
+from dhcpless.chain.predicates import on_host, ownership
 from dhcpless.errors import DhcplessError
 from dhcpless.kube import Kube
 from dhcpless.models import BareMetalHost
@@ -83,12 +83,12 @@ def due_for_tick(
     costs nothing more than the LISTs."""
     return (
         gate(host).ours
-        or slipped.slipped(host)
-        or lifecycle.lendable(host)
-        or hang.hanging(host, now, hang_seconds)
-        or repair.wanted(host)
-        or corner.unclear_pause(host) is not None
-        or (held is not None and bool(reclaim.missing(host, tuple(held[1]))))
+        or on_host.slipped(host)
+        or on_host.lendable(host)
+        or on_host.hanging(host, now, hang_seconds)
+        or on_host.may_have_lost_secret(host)
+        or on_host.unclear_pause(host) is not None
+        or (held is not None and bool(ownership.missing(host, tuple(held[1]))))
     )
 
 

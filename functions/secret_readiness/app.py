@@ -18,10 +18,11 @@ import logging
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask
 
-from dhcpless.chain import edge, pipeline
+from dhcpless.chain import pipeline
 from dhcpless.chain.cause import SecretWritten
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
+from dhcpless.serving import edge
 from dhcpless.serving.events import Operation
 from dhcpless.serving.web import Settings, create_function_app
 

@@ -5,7 +5,7 @@ The tenant may annotate hosts (`tenant.ANNOTATE_HOSTS`). Before, `released-at` p
 the annotation named, with no owner there: pools drained across tenants, addresses held for
 ever. Now the annotation on the host is only a hint of where to look: what a re-claim makes
 comes from the record on the host's own Secret (our labels and its UID), in the host's own
-namespace, owned by the host (`chain.decide.reclaim.trusted`).
+namespace, owned by the host (`chain.predicates.ownership.trusted`).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,9 @@ ADAPTER = "the adapter does not decide"
 DECIDE = "chain decisions and action values are pure"
 GATHER = "chain gather only reads"
 ACT = "chain act performs"
+INTERNAL = "the adapter keeps its transport and cache to itself"
+SEAM = "formats and ramdisk profiles are chosen through their registries"
+LAYERS = "chain layers: functions, pipeline, gather | act, decide, predicates"
 CAUSE = "a cause is a value"
 
 
@@ -68,7 +72,9 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
         pytest.param("dhcpless/render/ipnet.py", "import kubernetes", RENDER, id="render-k8s"),
         pytest.param("dhcpless/render/macs.py", "import flask", RENDER, id="render-flask"),
         pytest.param("dhcpless/render/routes.py", "import dhcpless.kube", RENDER, id="render-kube"),
-        pytest.param("dhcpless/models/base.py", "import dhcpless.kube.client", MODELS, id="model"),
+        pytest.param(
+            "dhcpless/models/base.py", "import dhcpless.kube.api.client", MODELS, id="model"
+        ),
         pytest.param(
             "functions/resync/app.py",
             "import dhcpless.sandbox.runtime.world",
@@ -79,14 +85,14 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
             "dhcpless/chain/gate.py", "import dhcpless.tools.demo.run", SERVING, id="chain-demo"
         ),
         pytest.param(
-            "dhcpless/kube/generic.py",
+            "dhcpless/kube/api/generic.py",
             "import dhcpless.templates.resolve",
             ADAPTER,
             id="kube-resolve",
             marks=pytest.mark.slow,  # a lint-imports run takes seconds
         ),
         pytest.param(
-            "dhcpless/kubeapi.py",
+            "dhcpless/kube/events/recorder.py",
             "import dhcpless.chain.gate",
             ADAPTER,
             id="protocol-chain",
@@ -109,7 +115,72 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
             "dhcpless/chain/act/summary.py", "import dhcpless.chain.gather", ACT, id="act-gathers"
         ),
         pytest.param(
-            "dhcpless/chain/cause.py", "import dhcpless.kube.client", CAUSE, id="cause-reads"
+            "dhcpless/serving/web.py",
+            "import dhcpless.kube.transport.core",
+            INTERNAL,
+            id="serving-transport",
+        ),
+        pytest.param(
+            "dhcpless/chain/gather/lookup.py",
+            "from dhcpless.kube.cache import watchcache",
+            INTERNAL,
+            id="gather-cache",
+        ),
+        pytest.param(
+            "functions/resync/app.py",
+            "import dhcpless.kube.cache.informer",
+            INTERNAL,
+            id="fn-cache",
+            marks=pytest.mark.slow,
+        ),
+        pytest.param(
+            "dhcpless/tools/status/read.py",
+            "import dhcpless.kube.transport.errors",
+            INTERNAL,
+            id="tool-transport",
+        ),
+        pytest.param(
+            "dhcpless/chain/decide/write.py",
+            "import dhcpless.render.formats.nmstate",
+            SEAM,
+            id="chain-picks-a-format",
+        ),
+        pytest.param(
+            "dhcpless/tools/render_cmd.py",
+            "import dhcpless.render.profiles.glean",
+            SEAM,
+            id="tool-picks-a-profile",
+            marks=pytest.mark.slow,
+        ),
+        pytest.param(
+            "dhcpless/chain/gather/lookup.py",
+            "import dhcpless.chain.decide.claims",
+            GATHER,
+            id="gather-decides",
+        ),
+        pytest.param(
+            "dhcpless/chain/predicates/answers.py", "import dhcpless.kube", DECIDE, id="pred-kube"
+        ),
+        pytest.param(
+            "dhcpless/chain/predicates/on_host.py",
+            "import dhcpless.chain.decide.hang",
+            LAYERS,
+            id="predicate-decides",
+        ),
+        pytest.param(
+            "dhcpless/chain/facts.py", "import dhcpless.chain.decide", LAYERS, id="facts-decide"
+        ),
+        pytest.param(
+            "dhcpless/chain/decide/claims.py",
+            "import dhcpless.chain.pipeline",
+            LAYERS,
+            id="decide-pipeline",
+        ),
+        pytest.param(
+            "dhcpless/chain/pipeline.py", "import functions.resync.app", LAYERS, id="pipeline-fn"
+        ),
+        pytest.param(
+            "dhcpless/chain/cause.py", "import dhcpless.kube.api.client", CAUSE, id="cause-reads"
         ),
     ],
 )
@@ -123,3 +194,17 @@ def test_a_forbidden_import_fails_the_check(
     assert done.returncode != 0, done.stdout
     assert {name for name in _broken(done.stdout) if name.startswith(contract)} != set()
     assert forbidden.split()[-1] in done.stdout
+
+
+def test_the_adapters_internals_are_closed_to_every_other_layer() -> None:
+    """Every sub-package and core module but the adapter is a source of the contract that keeps
+    `kube.transport` and `kube.cache` internal: a new layer cannot slip past it unlisted."""
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (internal,) = [c for c in contracts["contracts"] if c["name"] == INTERNAL]
+    package = REPO / "shared" / "dhcpless"
+    layers = {p.stem for p in package.glob("*.py")} | {
+        p.name for p in package.iterdir() if (p / "__init__.py").is_file()
+    }
+    expected = {f"dhcpless.{name}" for name in layers - {"__init__", "kube"}} | {"functions"}
+    assert expected - set(internal["source_modules"]) == set()
+    assert set(internal["forbidden_modules"]) == {"dhcpless.kube.transport", "dhcpless.kube.cache"}

@@ -21,7 +21,6 @@ CORE = frozenset(
     {
         "__init__",
         "errors",
-        "kubeapi",
         "limits",
         "names",
         "reasons",

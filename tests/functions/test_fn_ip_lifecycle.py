@@ -13,12 +13,13 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.chain.actions import LendClaim, RecordEvent
-from dhcpless.chain.decide.lifecycle import decide, lendable
+from dhcpless.chain.decide.lifecycle import decide
 from dhcpless.chain.facts import HostFacts
+from dhcpless.chain.predicates.on_host import lendable
 from dhcpless.keys import EventType
-from dhcpless.kube.recorder import Reason
 from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.models.capm3 import Metal3Data
+from dhcpless.reasons import Reason
 from tests.support import harness, objects
 
 STAMP = {keys.RELEASED_AT_ANNOTATION: "2026-08-24T00:00:00Z"}

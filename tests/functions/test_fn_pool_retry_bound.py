@@ -16,7 +16,7 @@ import pytest
 from kubernetes import client as k8s
 
 from dhcpless import keys
-from dhcpless.chain.decide import heal
+from dhcpless.chain.predicates import pool_room
 from dhcpless.keys import EventType
 from dhcpless.models import IPPool
 from dhcpless.sandbox.apiserver.server import SandboxServer
@@ -73,7 +73,7 @@ def test_one_freed_address_retries_one_failed_claim_the_oldest(world: SandboxSer
         "errorMessage")]  # fmt: skip
     assert failed == ["host-2", "host-3", "host-4"]
     pool = _free_one(world)
-    assert heal.free_addresses(IPPool.from_k8s(pool)) == 1
+    assert pool_room.free_addresses(IPPool.from_k8s(pool)) == 1
     world.reset_audit()
     assert steps.fire(world, FN, pool, EventType.RESOURCE_UPDATE) == 204
     deleted = [w.name for w in harness.writes(world, FN) if w.verb == "delete"]
@@ -98,4 +98,4 @@ def test_free_addresses(
     pool = objects.pool("p", "10.0.0.10", "10.0.0.11", 24, "10.0.0.1", [])
     pool["spec"]["pools"] = entries
     pool["status"] = {"indexes": indexes}
-    assert heal.free_addresses(IPPool.from_k8s(pool)) == expected
+    assert pool_room.free_addresses(IPPool.from_k8s(pool)) == expected

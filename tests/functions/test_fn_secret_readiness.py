@@ -25,8 +25,8 @@ from dhcpless.chain import patches
 from dhcpless.chain.actions import ReleaseHost
 from dhcpless.keys import EventType
 from dhcpless.kube import Kube, PreconditionFailed
-from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, Secret, network_template_from_k8s
+from dhcpless.refs import HostRef
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects
 

@@ -25,7 +25,7 @@ from kubernetes import client as k8s
 
 from dhcpless import keys
 from dhcpless.keys import EventType
-from dhcpless.kube import recorder
+from dhcpless.kube.events import recorder
 from dhcpless.models import Secret
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.serving import logs

@@ -21,9 +21,10 @@ from kubernetes import client as k8s
 
 from dhcpless import keys
 from dhcpless.kube import Kube
-from dhcpless.kube.recorder import Reason, event_body
-from dhcpless.kube.refs import HostRef
+from dhcpless.kube.events.recorder import event_body
 from dhcpless.models import BareMetalHost
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.tools.status.command import Phase, run_status
 from tests.support import harness, objects, scenario

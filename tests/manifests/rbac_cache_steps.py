@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.kube import Kube
-from dhcpless.kube.watchcache import WatchCache, kinds_for
+from dhcpless.kube.cache.watchcache import WatchCache, kinds_for
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from functions.host_registration.app import create_app as registration_app

@@ -33,6 +33,7 @@ from cloudevents.core.bindings.http import to_binary_event
 
 from dhcpless import keys, limits
 from dhcpless.keys import EventType
+from dhcpless.serving.body import CHUNK
 from tests.support import objects, scenario
 from tests.support.waits import eventually
 
@@ -175,7 +176,7 @@ def test_a_body_declared_too_big_is_refused_unread(served: Served) -> None:
 def test_a_chunked_body_is_cut_off_at_the_limit(served: Served) -> None:
     """The server stops reading past the limit and closes; the answer itself may be lost to
     the reset of a connection closed with unread data, so the log says what it answered."""
-    chunk, sent, total = b"x" * limits.CHUNK, 0, 100 * 1024 * 1024
+    chunk, sent, total = b"x" * CHUNK, 0, 100 * 1024 * 1024
     with socket.create_connection(("127.0.0.1", served.port), timeout=60) as conn:
         conn.sendall(f"{HEADERS}Transfer-Encoding: chunked\r\n\r\n".encode())
         with pytest.raises(OSError):  # the server stops reading and closes: the send breaks

@@ -19,7 +19,8 @@ import pytest
 import yaml
 
 from dhcpless import keys
-from dhcpless.kube import Kube, namespaces
+from dhcpless.kube import Kube
+from dhcpless.kube.api import namespaces
 from dhcpless.sandbox.apiserver.rbac import service_account
 from dhcpless.sandbox.runtime.world import World, WorldSettings
 from dhcpless.tools.demo.inventory import create, inventory

@@ -1,7 +1,7 @@
 """The CAPI in-cluster IPAM stand-in and our reader, at the versions Cluster API serves.
 
 Cluster API serves `ipam.cluster.x-k8s.io/v1beta2` (v1beta1 deprecated, and the only version of
-older installations). `kube.capi.get_capi_claim` reads v1beta2 and falls back to v1beta1 only
+older installations). `kube.api.capi.get_capi_claim` reads v1beta2 and falls back to v1beta1 only
 when v1beta2 is not served; a claim the chain wrote at v1beta1 is read either way. The in-cluster
 provider writes no conditions on a claim: an exhausted pool leaves the claim as it was (no
 address, no `Ready=False`) and serves it once the pool has room.
@@ -17,8 +17,9 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.errors import Gone
-from dhcpless.kube import Kube, capi_version
-from dhcpless.kube.capi import get_capi_claim
+from dhcpless.kube import Kube
+from dhcpless.kube.api import resources, versions
+from dhcpless.kube.api.capi import get_capi_claim
 from dhcpless.models import IPAddressClaim
 from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.sandbox.standins.capi_ipam import (
@@ -109,9 +110,9 @@ def test_the_chain_writes_and_lists_at_v1beta2_or_falls_back(
 ) -> None:
     """CAPI marks `ipam.cluster.x-k8s.io/v1beta1` deprecated (storage is v1beta2): the chain's
     creates, lists and IPAddress reads use v1beta2 when served, v1beta1 only when it is not
-    (`kube.capi_version`, one discovery per server)."""
+    (`kube.api.versions`, one discovery per server)."""
     load_crds(server, served)
-    capi_version.forget()
+    versions.forget()
     with server.api_client() as api:
         kube = Kube(api)
         claim = IPAddressClaim.from_k8s(_claim("c2"))
@@ -119,4 +120,4 @@ def test_the_chain_writes_and_lists_at_v1beta2_or_falls_back(
         listed = kube.list_capi_claims(NS, "")
         assert made.api_version == f"{GROUP}/{served[0]}"
         assert [(c.metadata.name, c.api_version) for c in listed] == [("c2", made.api_version)]
-        assert capi_version.ipam_version(api) == served[0]
+        assert versions.preferred(api, resources.CAPI_IPAM_CLAIMS) == served[0]

@@ -21,7 +21,7 @@ from dhcpless import keys
 from dhcpless.chain import patches
 from dhcpless.chain.actions import ReleaseHost
 from dhcpless.kube import Kube
-from dhcpless.kube.refs import HostRef
+from dhcpless.refs import HostRef
 from dhcpless.sandbox.apiserver import SandboxServer
 
 from .helpers import Custom, status_of

@@ -16,8 +16,8 @@ import pytest
 from kubernetes import watch
 from kubernetes.client import ApiClient, CoreV1Api, V1ConfigMap, V1ObjectMeta
 
-from dhcpless.kube import resources as r
-from dhcpless.kube import watchstream
+from dhcpless.kube.api import resources as r
+from dhcpless.kube.cache import watchstream
 from dhcpless.sandbox.apiserver import SandboxServer, watching
 from tests.support.waits import eventually
 

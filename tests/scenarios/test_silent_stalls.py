@@ -15,7 +15,7 @@ import pytest
 from kubernetes import client as k8s
 
 from dhcpless import keys
-from dhcpless.chain.decide import stalls
+from dhcpless.chain.predicates import answers
 from dhcpless.keys import EventType
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.sandbox.standins.capi_ipam import load_crds
@@ -68,7 +68,7 @@ def test_an_external_claim_without_an_answer_is_a_warning(monkeypatch: pytest.Mo
     """The CAPI in-cluster provider writes no condition on an exhausted pool: a claim of ours
     with neither an address nor a failure is reported at a resync tick once it is not fresh
     (here at once: no waiting in tests)."""
-    monkeypatch.setattr(stalls, "FRESH_SECONDS", 0.0)
+    monkeypatch.setattr(answers, "FRESH_SECONDS", 0.0)
     with harness.running() as sandbox:
         load_crds(sandbox)
         pool, *rest = external_world()
@@ -90,7 +90,7 @@ def test_a_cluster_that_appears_later_gets_the_claim_looked_at_again(
 ) -> None:
     """IPAM does not watch Clusters: once the pool's Cluster exists, resync touches the
     unanswered claim so IPAM reconciles the pool again."""
-    monkeypatch.setattr(stalls, "FRESH_SECONDS", 0.0)
+    monkeypatch.setattr(answers, "FRESH_SECONDS", 0.0)
     harness.put(world, _pool("c9"))
     steps.register(world, objects.host())
     assert steps.ping(world) == 204

@@ -7,9 +7,10 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.kube import Kube
-from dhcpless.kube.recorder import Reason, flush, record
-from dhcpless.kube.refs import HostRef
+from dhcpless.kube.events.recorder import flush, record
 from dhcpless.models import BareMetalHost
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 from dhcpless.sandbox.observe.stall_watch import StallWatch
 from tests.support import harness, objects
 from tests.support.waits import seconds

@@ -15,7 +15,7 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.chain.decide import stalls
+from dhcpless.chain.predicates import answers
 from dhcpless.keys import ProvisioningState
 from dhcpless.tools.demo.inventory import POOL
 from tests.scenarios.world_run import NS, Obj, Run, judged, objects, scenario_world
@@ -72,7 +72,7 @@ def test_a_pool_that_does_not_exist_yet(chaotic: bool) -> None:
 def test_a_cluster_name_pool_whose_cluster_appears_later(
     chaotic: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(stalls, "FRESH_SECONDS", 0.0)  # the nudge after the Cluster appears
+    monkeypatch.setattr(answers, "FRESH_SECONDS", 0.0)  # the nudge after the Cluster appears
     pool, *rest = objects(2)
     gated: Obj = copy.deepcopy(pool)
     gated["spec"]["clusterName"] = "c1"

@@ -22,7 +22,7 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
-from dhcpless.kube.informer import Informer
+from dhcpless.kube.cache.informer import Informer
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.sandbox.observe.observer import Observer
 from dhcpless.sandbox.observe.stall_watch import StallWatch

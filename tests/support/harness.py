@@ -18,7 +18,8 @@ from kubernetes import client as k8s
 
 from dhcpless import registry
 from dhcpless.keys import EventType
-from dhcpless.kube import Kube, recorder
+from dhcpless.kube import Kube
+from dhcpless.kube.events import recorder
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from functions.resync.settings import ResyncSettings
 from tests.support import objects, scenario, upstream

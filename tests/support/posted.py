@@ -1,7 +1,7 @@
 """A Flask test client that returns once the request's queued Events are posted.
 
 Exists because the functions post most core/v1 Events from a background thread
-(`dhcpless.kube.posting`): a test that reads a host's Events right after a handler returned
+(`dhcpless.kube.events.posting`): a test that reads a host's Events right after a handler returned
 would race that thread. Every Flask test client of the suite is this one (`tests/conftest.py`),
 so such a test waits on the condition "queue drained" (with a deadline), never on a sleep.
 """
@@ -13,7 +13,7 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from dhcpless.kube import recorder
+from dhcpless.kube.events import recorder
 
 FLUSH_SECONDS = 60.0
 """Generous: the posting thread may wait behind a loaded machine."""

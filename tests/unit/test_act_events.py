@@ -16,7 +16,7 @@ import pytest
 from dhcpless.chain import act as chain_act
 from dhcpless.chain.actions import Action, DeleteIPClaim, RecordEvent
 from dhcpless.errors import Transient
-from dhcpless.kube import recorder
+from dhcpless.kube.events import recorder
 from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef

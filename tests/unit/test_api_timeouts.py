@@ -16,7 +16,7 @@ from kubernetes.client import ApiClient, Configuration
 from dhcpless import limits
 from dhcpless.errors import Transient
 from dhcpless.kube import Kube
-from dhcpless.kube.timeouts import TimedRest
+from dhcpless.kube.transport.timeouts import TimedRest
 from dhcpless.models import Secret
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,8 +15,8 @@ import pytest
 from dhcpless.chain.actions import CreateIPClaim, RecordEvent, ReleaseHost
 from dhcpless.chain.decide import decide
 from dhcpless.chain.decide.bmc import refusal
-from dhcpless.chain.decide.derived import pools_for
 from dhcpless.chain.facts import HostFacts
+from dhcpless.chain.predicates.derived import pools_for
 from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason
 from dhcpless.render.bmc_drivers import DRIVERS, BMCDriver, Boot, boot_of, scheme_of

@@ -14,7 +14,7 @@ from dhcpless import keys
 from dhcpless.chain import cause
 from dhcpless.chain.facts import Occasion, taken_key
 from dhcpless.chain.gather import gather
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import IPClaim, IPPool, Secret
 from tests.support import objects
 from tests.unit.hosts import make_host

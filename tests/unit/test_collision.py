@@ -1,4 +1,4 @@
-"""CAPM3's claim names against ours (chain.decide.collision): hosts `worker-<n>`, template `worker`.
+"""CAPM3's claim names against ours (predicates.collision): hosts `worker-<n>`, template `worker`.
 
 Upstream (cluster-api-provider-metal3): `metal3datatemplate_manager.go` `createData` names a
 Metal3Data `<template>-<index>`; `metal3data_manager.go` `ensureM3IPClaim` GETs
@@ -13,10 +13,10 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.chain.actions import LendClaim, RecordEvent
-from dhcpless.chain.decide import collision
-from dhcpless.chain.decide.collision import Clash
 from dhcpless.chain.decide.lifecycle import decide
 from dhcpless.chain.facts import HostFacts
+from dhcpless.chain.predicates import collision
+from dhcpless.chain.predicates.collision import Clash
 from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.models.capm3 import Metal3Data
 from dhcpless.reasons import Reason, Severity

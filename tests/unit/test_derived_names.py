@@ -13,11 +13,11 @@ from typing import Any, cast
 import pytest
 
 from dhcpless import keys, names
-from dhcpless.chain.decide import derived
 from dhcpless.chain.gather import lookup
-from dhcpless.kube.client import Kube
-from dhcpless.kube.recorder import Reason
+from dhcpless.chain.predicates import derived
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost
+from dhcpless.reasons import Reason
 from dhcpless.render import PoolRef
 from dhcpless.sandbox.apiserver import names as api_rules
 

@@ -1,5 +1,6 @@
-"""Events off the handler's path (`dhcpless.kube.posting`, `dhcpless.kube.recorder`): a
-bounded queue drained by one thread, as client-go's `tools/record` and kopf's poster do.
+"""Events off the handler's path (`dhcpless.kube.events.posting`,
+`dhcpless.kube.events.recorder`): a bounded queue drained by one thread, as client-go's
+`tools/record` and kopf's poster do.
 
 Covers: queued Events are posted in order and `flush` waits for them; a full queue drops
 (never blocks the handler); the same Event queued twice is posted once; failures are retried a
@@ -21,11 +22,11 @@ from gunicorn.config import Config  # type: ignore[import-untyped]
 
 from dhcpless.errors import AlreadyExists, InvalidInput, Transient
 from dhcpless.keys import FunctionName
-from dhcpless.kube import posting, recorder
-from dhcpless.kube.client import Kube
-from dhcpless.kube.posting import Pending, Poster, post_with_retries
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
+from dhcpless.kube.api.client import Kube
+from dhcpless.kube.events import posting, recorder
+from dhcpless.kube.events.posting import Pending, Poster, post_with_retries
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 from dhcpless.serving import exit_hooks
 
 HOST = HostRef("metal3", "host-0", "uid-1")

@@ -17,15 +17,16 @@ from dhcpless import keys
 from dhcpless.chain import objects as chain_objects
 from dhcpless.chain import patches
 from dhcpless.chain.actions import CreateIPClaim, RecordEvent, ReleaseHost, WriteSecret
-from dhcpless.chain.decide import decide, decide_release
-from dhcpless.chain.decide.derived import pools_for
+from dhcpless.chain.decide import decide
 from dhcpless.chain.decide.netcheck import problem
+from dhcpless.chain.decide.release import decide_release
 from dhcpless.chain.facts import HostFacts, TemplateLookup
 from dhcpless.chain.gate import Gate, gate
 from dhcpless.chain.gather.lookup import Found, Problem
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
+from dhcpless.chain.predicates.derived import pools_for
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret, network_template_from_k8s
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 from dhcpless.templates.resolve import TemplateKind, TemplateRef
 from tests.support import objects
 

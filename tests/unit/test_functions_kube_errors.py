@@ -1,4 +1,4 @@
-"""Client exception translation (`dhcpless.kube.errors`), in the style of httpx's
+"""Client exception translation (`dhcpless.kube.transport.errors`), in the style of httpx's
 `test_httpcore_all_exceptions_mapped`: a client upgrade that adds an exception class fails here.
 
 Covers: every `OpenApiException` subclass the client defines maps to one of our families; the
@@ -17,8 +17,8 @@ import urllib3.exceptions
 from kubernetes.client import exceptions as client_exceptions
 
 from dhcpless import errors
-from dhcpless.kube import errors as kube_errors
-from dhcpless.kube.errors import Verb
+from dhcpless.kube.transport import errors as kube_errors
+from dhcpless.kube.transport.errors import Verb
 from dhcpless.models import ModelError
 
 

@@ -1,4 +1,4 @@
-"""The core/v1 Event recorder (`dhcpless.kube.recorder`): shape, severity, deduplication.
+"""The core/v1 Event recorder (`dhcpless.kube.events.recorder`): shape, severity, deduplication.
 
 Covers: every reason has a CamelCase value and a severity (progress is Normal, anything that
 keeps a host paused is Warning); the Event names the host (uid included) and our component;
@@ -12,9 +12,9 @@ import re
 
 import pytest
 
-from dhcpless.kube import recorder
-from dhcpless.kube.recorder import Reason, Severity
-from dhcpless.kube.refs import HostRef
+from dhcpless.kube.events import recorder
+from dhcpless.reasons import Reason, Severity
+from dhcpless.refs import HostRef
 
 HOST = HostRef("metal3", "host-0", "uid-1")
 PROGRESS = {"TemplateChosen", "ClaimsCreated", "NetworkDataRendered", "HostReleased"}

@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 
 from dhcpless import errors
 from dhcpless.keys import FunctionName
-from dhcpless.kube import errors as kube_errors
+from dhcpless.kube.transport import errors as kube_errors
 from dhcpless.serving import web
 from dhcpless.serving.retrying import DEFAULT_BOUND
 

@@ -21,8 +21,9 @@ from dhcpless import keys
 from dhcpless.chain import patches
 from dhcpless.chain.actions import ReleaseHost
 from dhcpless.chain.decide import hang
-from dhcpless.kube.refs import HostRef
+from dhcpless.chain.predicates import on_host
 from dhcpless.models import BareMetalHost
+from dhcpless.refs import HostRef
 from functions.resync.settings import ResyncSettings
 from tests.support import objects
 
@@ -62,7 +63,7 @@ def host(stamp: str | None = AT, pause: str | None = None, **status: Any) -> Bar
     ],
 )
 def test_hanging(subject: BareMetalHost, threshold: float, expected: bool) -> None:
-    assert hang.hanging(subject, NOW, threshold) is expected
+    assert on_host.hanging(subject, NOW, threshold) is expected
 
 
 def test_a_silently_registering_host_gets_causes_and_what_to_check() -> None:

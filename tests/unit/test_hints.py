@@ -12,16 +12,16 @@ from typing import Any
 
 import pytest
 
-from dhcpless.chain.decide import heal
-from dhcpless.chain.decide.heal import PoolMark, may_have_room
 from dhcpless.chain.hints import Decided, Rooms
+from dhcpless.chain.predicates import pool_room
+from dhcpless.chain.predicates.pool_room import PoolMark, may_have_room
 from dhcpless.models import IPClaim, IPPool
 
-SEEN = PoolMark("u1", 1, heal.held([("a", "10.0.0.1")]))
+SEEN = PoolMark("u1", 1, pool_room.held([("a", "10.0.0.1")]))
 
 
 def mark(uid: str = "u1", generation: int = 1, **held: str) -> PoolMark:
-    return PoolMark(uid, generation, heal.held(held.items()))
+    return PoolMark(uid, generation, pool_room.held(held.items()))
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ def pool(indexes: dict[str, str]) -> IPPool:
 
 
 def test_a_pool_mark_is_what_the_room_rule_compares() -> None:
-    assert heal.mark(pool({"a": "10.0.0.1"})) == SEEN
+    assert pool_room.mark(pool({"a": "10.0.0.1"})) == SEEN
 
 
 @pytest.mark.parametrize(

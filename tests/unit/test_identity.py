@@ -9,9 +9,9 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.chain.identity import Standing, refusal, standing
-from dhcpless.kube.recorder import Reason
-from dhcpless.kube.refs import HostRef
 from dhcpless.models.meta import ObjectMeta
+from dhcpless.reasons import Reason
+from dhcpless.refs import HostRef
 
 HOST = HostRef("ns", "h", "uid-now")
 LABELS = {keys.HOST_LABEL: "h", keys.HOST_NAMESPACE_LABEL: "ns",

@@ -1,14 +1,12 @@
-"""The generic adapter (`dhcpless.kube.generic` over `kube.resources`), against the sandbox API.
+"""The generic adapter (`kube.api.generic` over `kube.api.resources`), against the sandbox API.
 
 Covers: every described resource maps a missing object to `Gone` (naming it) and `find` reads
 that as None; a create / find / patch / delete round trip through the generic operations; the
-URL paths per scope; an answer of the wrong shape is `InvalidInput`; `Kube` provides every
-method of the `KubeApi` Protocol with the same signature.
+URL paths per scope; an answer of the wrong shape is `InvalidInput`.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -16,8 +14,8 @@ import pytest
 from kubernetes import client as k8s
 
 from dhcpless import errors, keys
-from dhcpless.kube import Kube, KubeApi
-from dhcpless.kube import resources as r
+from dhcpless.kube import Kube
+from dhcpless.kube.api import resources as r
 from dhcpless.models import IPClaim, Secret
 
 NS = "default"
@@ -44,9 +42,7 @@ def test_a_missing_object_is_gone_for_every_resource(kube: Kube, res: r.Resource
     "find",
     [
         pytest.param(Kube.find_host, id="host"),
-        pytest.param(Kube.find_pool, id="pool"),
         pytest.param(Kube.find_claim, id="claim"),
-        pytest.param(Kube.find_secret, id="secret"),
     ],
 )
 def test_named_finders_answer_none_for_a_missing_object(
@@ -100,14 +96,3 @@ def test_an_object_of_the_wrong_shape_is_invalid_input(kube: Kube) -> None:
 )  # fmt: skip
 def test_paths(res: r.Resource[Any], namespace: str | None, named: bool, path: str) -> None:
     assert res.path(namespace, named) == path
-
-
-def test_kube_provides_the_protocol_with_the_same_signatures() -> None:
-    wanted = {name for name in vars(KubeApi) if not name.startswith("_")}
-    assert len(wanted) >= 20
-    for name in sorted(wanted):
-        assert inspect.signature(getattr(Kube, name)) == inspect.signature(
-            getattr(KubeApi, name)
-        ), name
-    as_protocol: KubeApi = Kube(k8s.ApiClient())  # mypy checks the structure too
-    assert callable(as_protocol.get_host)

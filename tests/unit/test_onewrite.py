@@ -1,4 +1,4 @@
-"""A request's head and body leave in one write (`kube.onewrite`, issue 15).
+"""A request's head and body leave in one write (`kube.transport.onewrite`, issue 15).
 
 urllib3 writes the head, then the body: the receiver, holding the head, waits for the body
 while the sender wins the GIL back. With `onewrite` the same bytes go in one `sendall`; the
@@ -16,7 +16,7 @@ import pytest
 import urllib3
 from urllib3.connection import HTTPConnection
 
-from dhcpless.kube import onewrite
+from dhcpless.kube.transport import onewrite
 from tests.support.waits import seconds
 
 NO_CONTENT = b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n"

@@ -16,8 +16,9 @@ import yaml
 from dhcpless import keys
 from dhcpless.chain import patches
 from dhcpless.chain.actions import ReleaseHost
-from dhcpless.kube import config
-from dhcpless.kube.refs import HostRef
+from dhcpless.kube.transport import config
+from dhcpless.kube.transport.kubeconfig import load
+from dhcpless.refs import HostRef
 
 TEMPLATE = "metal3datatemplates.infrastructure.cluster.x-k8s.io/ns/tmpl"
 REF = HostRef("ns", "h", "uid")
@@ -64,7 +65,7 @@ def test_kubeconfig_simple_shapes_only(
     tmp_path: Path, user: dict[str, Any], cluster: dict[str, Any], light: bool
 ) -> None:
     (tmp_path / "tok").write_text("from-file\n")
-    found = config.from_kubeconfig(kubeconfig(tmp_path, user, cluster))
+    found = config.from_document(load(kubeconfig(tmp_path, user, cluster)), "c")
     assert (found is not None) is light
     if found is not None:
         assert found.host == cluster["server"]

@@ -14,7 +14,7 @@ from dhcpless import keys
 from dhcpless.chain import cause, pipeline
 from dhcpless.chain.act import Reporting
 from dhcpless.errors import Gone
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPPool
 from tests.support import objects
 from tests.unit.hosts import make_host

@@ -10,7 +10,8 @@ import pytest
 from dhcpless import keys
 from dhcpless.chain import patches
 from dhcpless.chain.actions import DoneMark, ReleaseHost
-from dhcpless.chain.decide import lifecycle, quiet
+from dhcpless.chain.decide import quiet
+from dhcpless.chain.predicates import on_host
 from dhcpless.models import BareMetalHost
 from dhcpless.refs import HostRef
 from tests.support import objects
@@ -135,4 +136,4 @@ def test_release_patch_done_ops(
 def test_a_done_host_is_read_again_once_associated_or_repaused(
     subject: BareMetalHost, expected: bool
 ) -> None:
-    assert lifecycle.done(subject) is expected
+    assert on_host.done(subject) is expected

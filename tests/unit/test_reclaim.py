@@ -19,6 +19,7 @@ from dhcpless.chain.facts import HostFacts, Occasion, taken_key
 from dhcpless.chain.gate import gate
 from dhcpless.chain.objects import claim_object, secret_object
 from dhcpless.chain.patches import CLAIMED_PATH, release_patch
+from dhcpless.chain.predicates import ownership
 from dhcpless.models import BareMetalHost, IPClaim, Secret
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
@@ -137,8 +138,8 @@ def test_the_record_goes_from_our_secret_to_the_release_patch() -> None:
     assert {"op": "add", "path": CLAIMED_PATH, "value": record} in ops
     whole = any(op["path"] == "/metadata/labels" for op in ops)
     assert not whole or ops[1]["path"] == "/metadata/resourceVersion"
-    assert reclaim.parse(RECORD, "ns") == ("ns", ("p1", "p2"))
-    assert reclaim.parse(RECORD, "other") is None  # claims live in the host's namespace
+    assert ownership.parse(RECORD, "ns") == ("ns", ("p1", "p2"))
+    assert ownership.parse(RECORD, "other") is None  # claims live in the host's namespace
 
 
 @pytest.mark.parametrize(

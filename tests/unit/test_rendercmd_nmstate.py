@@ -17,8 +17,8 @@ import jsonschema
 import pytest
 import yaml
 
+from dhcpless.keys import RamdiskProfile
 from dhcpless.models import BareMetalHost
-from dhcpless.render.ramdisk_profile import RamdiskProfile
 from dhcpless.render.validate import validate_network_data
 from dhcpless.tools.render_cmd import EXIT_FAILED, EXIT_OK, run_render
 from tests.support import upstream

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from dhcpless import errors
-from dhcpless.kube.errors import ApiUnavailable, Conflict, PreconditionFailed
+from dhcpless.kube.transport.errors import ApiUnavailable, Conflict, PreconditionFailed
 from dhcpless.serving.retrying import Deferred, RetryBound, retrying
 
 BOUND = RetryBound(attempts=4, delay=0.5, jitter=0.1)

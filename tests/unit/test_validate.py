@@ -18,11 +18,10 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dhcpless.keys import ValidationRule
+from dhcpless.keys import RamdiskProfile, ValidationRule
 from dhcpless.models import BareMetalHost, IPPool
 from dhcpless.models.netdata import NetworkData
 from dhcpless.render import Address
-from dhcpless.render.ramdisk_profile import RamdiskProfile
 from dhcpless.render.validate import Problem, validate_for_host, validate_network_data
 
 from .hosts import make_host

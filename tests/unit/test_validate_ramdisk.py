@@ -1,4 +1,4 @@
-"""The ramdisk rules (`render.validate_ramdisk`) held to the writer they stand for.
+"""The ramdisk rules (`render.profiles`) held to the writer they stand for.
 
 Every layout of `tests.support.layouts` (single NIC v4 / v6 / dual / SLAAC, two NICs, bond,
 bond + VLAN, VLAN on an IPv6-only NIC, two networks of one family on a link, `/8` and `/112`
@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 import yaml
 
-from dhcpless.keys import ValidationRule
+from dhcpless.keys import RamdiskProfile, ValidationRule
 from dhcpless.models import BareMetalHost
 from dhcpless.models.netdata import NetworkData
 from dhcpless.render import Address, redact, render_network_data
-from dhcpless.render.ramdisk_profile import RamdiskProfile
+from dhcpless.render.profiles import registry
+from dhcpless.render.profiles.glean import HINTS, REDHAT, Glean, RamdiskCheck
 from dhcpless.render.validate import validate_network_data
-from dhcpless.render.validate_ramdisk import HINTS, RamdiskCheck
 from dhcpless.sandbox.standins.ramdisk import GleanMode, writer_loses
 from tests.support.layouts import BOOT, LAYOUTS
 
@@ -69,15 +69,32 @@ def _checks_refusing(profile: RamdiskProfile) -> set[str]:
     }
 
 
-@pytest.mark.parametrize(
-    ("profile", "checks"),
-    [
-        pytest.param(RamdiskProfile.GLEAN_EL9, set(RamdiskCheck) - EL10_ONLY, id="el9"),
-        pytest.param(RamdiskProfile.GLEAN_EL10, {c.value for c in RamdiskCheck}, id="el10"),
-        pytest.param(RamdiskProfile.GLEAN_DEBIAN, {"bond-ports", "mtu-below-default"}, id="debian"),
-        pytest.param(RamdiskProfile.NMSTATE, set(), id="nmstate"),
-    ],
-)
+PROFILE_ROWS = [
+    pytest.param(RamdiskProfile.GLEAN_EL9, set(RamdiskCheck) - EL10_ONLY, id="el9"),
+    pytest.param(RamdiskProfile.GLEAN_EL10, {c.value for c in RamdiskCheck}, id="el10"),
+    pytest.param(RamdiskProfile.GLEAN_DEBIAN, {"bond-ports", "mtu-below-default"}, id="debian"),
+    pytest.param(RamdiskProfile.NMSTATE, set(), id="nmstate"),
+]
+"""One row per ramdisk profile (`render.profiles.registry`): the rules it refuses on."""
+
+
+def test_the_table_has_a_row_per_registered_profile() -> None:
+    assert [row.values[0] for row in PROFILE_ROWS] == list(registry.PROFILES)
+    assert list(registry.PROFILES) == list(RamdiskProfile)
+
+
+@pytest.mark.parametrize("profile", [pytest.param(p, id=p.value) for p in RamdiskProfile])
+def test_each_writer_is_what_the_sandbox_ramdisk_runs(profile: RamdiskProfile) -> None:
+    """The sandbox's ramdisk reads `runs_glean` and `redhat` off the profile (`keys`): the
+    registry's writer must be that glean writer, with the redhat rules exactly when redhat."""
+    writer = registry.PROFILES[profile]
+    assert writer.profile is profile
+    assert isinstance(writer, Glean) == profile.runs_glean
+    rules = writer.rules if isinstance(writer, Glean) else ()
+    assert set(REDHAT) <= set(rules) if profile.redhat else not set(REDHAT) & set(rules)
+
+
+@pytest.mark.parametrize(("profile", "checks"), PROFILE_ROWS)
 def test_every_rule_is_confirmed_by_a_layout_the_writer_loses(
     profile: RamdiskProfile, checks: set[str]
 ) -> None:

@@ -15,8 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from dhcpless import limits
-from dhcpless.serving import watchdog
+from dhcpless.serving import body, watchdog
 from tests.support.waits import eventually, seconds
 
 SLOW = 16
@@ -37,8 +36,8 @@ def _read_slow(server: socket.socket, started: threading.Barrier, timeout: float
     started.wait()
     with server.makefile("rb") as stream:
         try:
-            limits.read_body(stream, 100, server, timeout=timeout)
-        except limits.BodyRefused as refused:
+            body.read_body(stream, 100, server, timeout=timeout)
+        except body.BodyRefused as refused:
             return type(refused).__name__
     return "read"
 

@@ -20,7 +20,7 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.chain.decide import stalls
+from dhcpless.chain.predicates import answers
 from dhcpless.sandbox.runtime.world import World, WorldSettings
 from dhcpless.tools.demo.inventory import create, host
 from tests.support.waits import eventually
@@ -53,7 +53,7 @@ def _objects() -> list[dict[str, Any]]:
 
 @pytest.fixture
 def world(monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
-    monkeypatch.setattr(stalls, "FRESH_SECONDS", 0.0)  # report an unanswered claim at once
+    monkeypatch.setattr(answers, "FRESH_SECONDS", 0.0)  # report an unanswered claim at once
     started = World(WorldSettings(resync_seconds=0.5, idle_seconds=0.5))
     started.start()
     yield started

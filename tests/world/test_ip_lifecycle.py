@@ -22,7 +22,7 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.chain.decide import stalls
+from dhcpless.chain.predicates import answers
 from dhcpless.sandbox.controllers.custom_objects import CustomObjects
 from dhcpless.sandbox.observe.wire import duplicates
 from dhcpless.sandbox.runtime.world import World, WorldSettings
@@ -120,7 +120,7 @@ def test_a_pool_waiting_for_its_cluster_is_explained_then_served(
 ) -> None:
     """IPAM allocates nothing from a clusterName pool until the Cluster exists, and says
     nothing; the host gets a ClaimUnanswered Warning, then is served once the Cluster exists."""
-    monkeypatch.setattr(stalls, "FRESH_SECONDS", 0.0)
+    monkeypatch.setattr(answers, "FRESH_SECONDS", 0.0)
     api = world.api_client()
     objs = inventory(1, NS)
     objs[1]["spec"]["clusterName"] = "later"

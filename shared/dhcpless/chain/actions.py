@@ -35,10 +35,11 @@ class WriteSecret:
     name: str
     host: HostRef
     network_data: str = field(repr=False)
-    data_format: NetworkDataFormat = NetworkDataFormat.OPENSTACK
-    """What `network_data` holds (`decide.formats`); recorded on the Secret when not OpenStack."""
-    nmstate: str | None = field(default=None, repr=False)
-    """nmstate YAML for the Secret key `nmstate` (format `nmstate`); never logged."""
+    data_format: str = NetworkDataFormat.OPENSTACK
+    """The format's name (`render.formats.registry`); recorded on the Secret when not OpenStack."""
+    other_keys: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    """(Secret key, text) the format writes besides `network_data` (`nmstate`: the key
+    `nmstate`); never logged."""
     claimed: str = ""
     """`keys.CLAIMED_POOLS_ANNOTATION`: the pools whose claims gave the data ("": none)."""
     addresses: str = ""

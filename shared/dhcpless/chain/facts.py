@@ -113,7 +113,7 @@ class HostFacts:
     """The live Metal3Data of a released host's Metal3Machine (`decide.lifecycle`)."""
     capm3_named: Mapping[str, IPClaim] = field(default_factory=dict)
     """Claims found under CAPM3's names `<metal3data>-<pool>` that are not this host's, by
-    name, read only while a lend is pending (`decide.collision`)."""
+    name, read only while a lend is pending (`predicates.collision`)."""
     gone: IPClaim | None = None
     """A claim of the host whose delete event brought us here (`decide.reclaim`)."""
     held: tuple[IPClaim, ...] | None = None

@@ -5,7 +5,7 @@ another replica served the event) reads as before, and a resync tick runs the pi
 whatever they say, so forgetting costs a read, never a retry or a check.
 
 * `Rooms`: the IPPools seen, so that an IPPool event that cannot have made room lists nothing
-  (`chain.decide.heal.may_have_room`). IPAM writes a pool's status at each allocation, so most
+  (`predicates.pool_room.may_have_room`). IPAM writes a pool's status at each allocation, so most
   IPPool events only say that an address was taken. A pool a claim of which failed since is
   forgotten (`forget`): the failure may have been written after the change that made room.
 * `Decided`: the claim versions a finished pipeline run listed, so that a later event about a
@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
-from dhcpless.chain.decide.heal import PoolMark, mark, may_have_room
+from dhcpless.chain.predicates.pool_room import PoolMark, mark, may_have_room
 from dhcpless.chain.serial import PerKey
 from dhcpless.models import IPClaim, IPPool
 

@@ -10,6 +10,7 @@ from dhcpless import keys
 from dhcpless.chain.actions import CreateIPAddressClaim, CreateIPClaim, WriteSecret
 from dhcpless.models import IPAddressClaim, IPClaim, Secret
 from dhcpless.refs import HostRef
+from dhcpless.render.formats import registry as formats
 
 
 def _uid(host: HostRef) -> dict[str, str]:
@@ -75,8 +76,8 @@ def secret_object(action: WriteSecret) -> Secret:
     }
     meta: dict[str, Any] = {"name": action.name, "namespace": action.namespace, "labels": labels}
     annotations: dict[str, str] = _uid(action.host)
-    if action.data_format is not keys.NetworkDataFormat.OPENSTACK:
-        annotations[keys.NETWORK_DATA_FORMAT_ANNOTATION] = action.data_format.value
+    if action.data_format != formats.DEFAULT.name:  # the default is not recorded
+        annotations[keys.NETWORK_DATA_FORMAT_ANNOTATION] = str(action.data_format)
     annotations[keys.RAMDISK_PROFILE_ANNOTATION] = action.ramdisk_profile.value
     if action.claimed:  # carried to the host by the release (`chain.decide.reclaim`)
         annotations[keys.CLAIMED_POOLS_ANNOTATION] = action.claimed
@@ -85,8 +86,7 @@ def secret_object(action: WriteSecret) -> Secret:
     if annotations:
         meta["annotations"] = annotations
     data = {keys.NETWORK_DATA_KEY: Secret.encode(action.network_data)}
-    if action.nmstate is not None:
-        data[keys.NMSTATE_KEY] = Secret.encode(action.nmstate)
+    data.update((key, Secret.encode(text)) for key, text in action.other_keys)
     return Secret.model_validate(
         {
             "metadata": {**meta, "ownerReferences": _owner(action.host, action.namespace)},

@@ -18,12 +18,13 @@ from typing import Final
 
 from dhcpless.chain import act as performer
 from dhcpless.chain.cause import Cause, Entry, HostChanged, Key, seeds
-from dhcpless.chain.decide import corner, decide, lifecycle, repair, slipped
+from dhcpless.chain.decide import decide
 from dhcpless.chain.facts import HostFacts, Taken
 from dhcpless.chain.gate import gate
 from dhcpless.chain.gather import concerned, entry, gather
+from dhcpless.chain.predicates import on_host
 from dhcpless.errors import Gone, Transient
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost
 
 log = logging.getLogger(__name__)
@@ -96,12 +97,12 @@ def worth(seen: BareMetalHost) -> bool:
     has not taken, someone else's pause) costs no read. A done host's updates are not sent to
     us (`chain.decide.quiet`): its lost Secret is repaired by resync's tick; one that reaches
     us anyway is repaired at once."""
-    if lifecycle.done(seen):
-        return repair.wanted(seen)
+    if on_host.done(seen):
+        return on_host.may_have_lost_secret(seen)
     return (
         gate(seen).ours
-        or slipped.slipped(seen)
-        or lifecycle.lendable(seen)
-        or repair.wanted(seen)
-        or corner.unclear_pause(seen) is not None
+        or on_host.slipped(seen)
+        or on_host.lendable(seen)
+        or on_host.may_have_lost_secret(seen)
+        or on_host.unclear_pause(seen) is not None
     )

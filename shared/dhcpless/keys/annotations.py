@@ -71,12 +71,12 @@ CLAIM_TEMPLATE_ANNOTATION: Final = "dhcpless.metal3.io/template"
 """On the IPClaims we create: the template they were created from (`TemplateRef` as text)."""
 
 NETWORK_DATA_FORMAT_ANNOTATION: Final = "dhcpless.metal3.io/network-data-format"
-"""On a template (and recorded on the Secret we write): a `NetworkDataFormat` value."""
+"""On a template (and recorded on the Secret we write): a format of `render.formats.registry`."""
 
 PREPROV_IMAGE_BUILDER_ANNOTATION: Final = "dhcpless.metal3.io/preprov-image-builder"
 """On a template, "true": its hosts' BMO runs with `--build-preprov-image`, so BMO does not set
 the Ironic node's `network_data` and a PreprovisioningImage builder reads the Secret instead.
-Decides which `NetworkDataFormat`s can work (`chain.formats`)."""
+Decides which formats can work (each format's `unworkable`, `render.formats`)."""
 
 LAST_APPLIED_ANNOTATION: Final = "kubectl.kubernetes.io/last-applied-configuration"
 """What client-side `kubectl apply` (and Argo CD) last applied: tells whether a manifest

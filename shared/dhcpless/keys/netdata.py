@@ -50,7 +50,7 @@ class ValidationRule(StrEnum):
     IRONIC = "ironic"
     """What Ironic's API refuses as node `network_data` (`render.validate_ironic`)."""
     RAMDISK = "ramdisk"
-    """What the declared ramdisk's network writer cannot configure (`render.validate_ramdisk`)."""
+    """What the declared ramdisk's network writer cannot configure (`render.profiles`)."""
 
 
 class NetworkDataFormat(StrEnum):
@@ -68,7 +68,8 @@ class NetworkDataFormat(StrEnum):
 
 
 class RamdiskProfile(StrEnum):
-    """The fleet's ramdisk network writer (`render.ramdisk_profile` says why it matters)."""
+    """The fleet's ramdisk network writer (`render.profiles.registry` says why it matters;
+    each value has its line there)."""
 
     GLEAN_EL9 = "glean-el9"
     GLEAN_EL10 = "glean-el10"

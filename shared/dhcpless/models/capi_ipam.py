@@ -3,7 +3,7 @@
 A template network whose `fromPoolRef` names a non-Metal3 kind is claimed through these, as
 CAPM3's `ensureIPClaim`/`addressFromClaim` do (metal3.md §c.5). The fields used here are the
 same at v1beta1 and v1beta2; the adapter sends and reads them at the version the API serves
-(`kube.capi_version`: v1beta2 first). The CAPI IPAddress has no DNS field (DNS comes from a
+(`kube.api.versions`: v1beta2 first). The CAPI IPAddress has no DNS field (DNS comes from a
 Metal3 IPPool of the same name, as in CAPM3 v1.14).
 """
 

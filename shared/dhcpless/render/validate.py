@@ -11,7 +11,7 @@ ramdisk reads); `validate_for_host` renders first. Both are pure and return ever
 problem found, in rule order: what Ironic's API refuses (`validate_ironic`, on the raw
 document, since BMO hands it to Ironic unchanged), document shape, names (`validate_names`),
 link MACs, link references, cycles, boot NIC, addresses, routes, DNS, pools, and what the
-declared ramdisk's writer cannot configure (`validate_ramdisk`, per `RamdiskProfile`), at most
+declared ramdisk's writer cannot configure (`profiles`, per `RamdiskProfile`), at most
 `MAX_PROBLEMS` of them (one Event each). An empty tuple means "safe to unpause".
 Messages name links, networks, addresses and pools; they hold no credentials.
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dhcpless.keys import ValidationRule
+from dhcpless.keys import DEFAULT_PROFILE, RamdiskProfile, ValidationRule
 from dhcpless.models.base import ModelError
 from dhcpless.models.bmh import BareMetalHost
 from dhcpless.models.ipam import IPPool
@@ -31,14 +31,13 @@ from dhcpless.render.errors import RenderError
 from dhcpless.render.openstack import render_network_data
 from dhcpless.render.osdoc import parse_rendered
 from dhcpless.render.problem import Problem, bounded
-from dhcpless.render.ramdisk_profile import DEFAULT_PROFILE, RamdiskProfile
+from dhcpless.render.profiles.registry import ramdisk_problems
 from dhcpless.render.validate_boot import boot_mac_problems
 from dhcpless.render.validate_ip import address_problems, dns_problems, route_problems
 from dhcpless.render.validate_ironic import ironic_problems
 from dhcpless.render.validate_links import cycle_problems, mac_problems, reference_problems
 from dhcpless.render.validate_names import name_problems
 from dhcpless.render.validate_pools import pool_problems
-from dhcpless.render.validate_ramdisk import ramdisk_problems
 
 __all__ = ["Problem", "ValidationRule", "validate_for_host", "validate_network_data"]
 

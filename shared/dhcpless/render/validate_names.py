@@ -3,7 +3,7 @@
 glean names a bond's interface after its link `id` and a VLAN's `<parent>.<vlan_id>`, writes
 `/etc/network/interfaces.d/<name>.cfg`, and copies `bond_mode`, the xmit hash policy and bond
 options into that file verbatim (glean `cmd.py` `write_debian_interfaces`,
-`get_config_drive_interfaces`; glean 1.25.1 writes no `mtu`: `validate_ramdisk`). A bond id
+`get_config_drive_interfaces`; glean 1.25.1 writes no `mtu`: `profiles.glean`). A bond id
 `../../x` therefore writes outside the directory, and a newline in a value adds config lines
 (ifupdown runs `pre-up` lines as shell). So, as the kernel accepts them (linux `net/core/dev.c`
 `dev_valid_name`: at most 15 bytes, not `.` or `..`, no `/`, `:` or whitespace) and narrower

@@ -18,8 +18,9 @@ import time
 from cloudevents.core.base import BaseCloudEvent
 from flask import Flask, Response, current_app, g, request
 
-from dhcpless import errors, limits, tracing
+from dhcpless import errors, tracing
 from dhcpless.serving import logs, otel
+from dhcpless.serving.body import BodyRefused
 
 log = logging.getLogger("dhcpless.serving.delivery")
 
@@ -52,7 +53,7 @@ def outcome(exc: Exception) -> None:
 
 
 def _word(exc: Exception) -> str:
-    if isinstance(exc, limits.BodyRefused):
+    if isinstance(exc, BodyRefused):
         return "refused"
     if isinstance(exc, errors.Outcome):
         return "done"

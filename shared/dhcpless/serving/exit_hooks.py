@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 
-from dhcpless.kube import posting
+from dhcpless.kube.events import posting
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ gunicorn's gthread worker hands a connection to a thread once its first bytes ar
 with blocking reads). A client that sends part of a head and then drips or stalls ("header
 slowloris") holds that thread for as long as it likes: six such connections held every thread
 of a function, probes included (issue 24, finding 7). The body already has its deadline
-(`limits.read_body`); this worker gives the head one: an alarm on the process's one watchdog
+(`serving.body.read_body`); this worker gives the head one: an alarm on the process's one watchdog
 thread (`serving.watchdog`) shuts the socket's read side `limits.HEAD_READ_TIMEOUT` after the
 thread took the connection, unless the head was parsed by then (`handle_request` starts). The
 pending read then ends, gunicorn drops the connection as a premature disconnection, and the
@@ -28,6 +28,7 @@ from gunicorn.workers.gthread import ThreadWorker  # type: ignore[import-untyped
 
 from dhcpless import limits
 from dhcpless.serving import watchdog
+from dhcpless.serving.body import shut_reading
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ class HeadGuardedWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships n
 
     def handle(self, conn: Any) -> Any:
         alarm = watchdog.SHARED.arm(
-            limits.HEAD_READ_TIMEOUT, functools.partial(limits.shut_reading, conn.sock)
+            limits.HEAD_READ_TIMEOUT, functools.partial(shut_reading, conn.sock)
         )
         setattr(conn, _ALARM, alarm)
         try:

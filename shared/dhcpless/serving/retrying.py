@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from dhcpless.errors import Outcome, Transient
-from dhcpless.kube.errors import ApiUnavailable
+from dhcpless.kube import ApiUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -21,10 +21,11 @@ from cloudevents.core.base import BaseCloudEvent
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
-from dhcpless import errors, limits
+from dhcpless import errors
 from dhcpless.keys import FunctionName
-from dhcpless.kube import large
+from dhcpless.kube import one_large_at_a_time
 from dhcpless.serving import delivery, events
+from dhcpless.serving.body import SOCKET_KEYS, BodyRefused, read_body
 from dhcpless.serving.retrying import Deferred, retrying
 from dhcpless.settings import Settings as Settings  # re-exported: `web.Settings` callers
 
@@ -44,7 +45,7 @@ def create_function_app(name: FunctionName, handler: Handler, settings: Settings
     @app.post("/")
     def receive() -> Response:
         body = request_body()
-        with large.one_at_a_time(len(body)):  # its objects live until the handler returns
+        with one_large_at_a_time(len(body)):  # its objects live until the handler returns
             cloudevent = events.read_cloudevent(dict(request.headers), body)
             del body
             delivery.begin(cloudevent)
@@ -65,9 +66,9 @@ def create_function_app(name: FunctionName, handler: Handler, settings: Settings
 
 def request_body() -> bytes:
     """The current request's body within `dhcpless.limits` (BodyRefused past them)."""
-    sockets = (request.environ.get(key) for key in limits.SOCKET_KEYS)
+    sockets = (request.environ.get(key) for key in SOCKET_KEYS)
     sock = next((s for s in sockets if isinstance(s, socket.socket)), None)
-    return limits.read_body(request.stream, request.content_length, sock)
+    return read_body(request.stream, request.content_length, sock)
 
 
 def _frames(exc: BaseException) -> str:
@@ -81,7 +82,7 @@ def _to_response(exc: Exception) -> Response | HTTPException:
     if isinstance(exc, HTTPException):
         return exc  # routing errors (unknown path, wrong method) stay Flask's
     delivery.outcome(exc)
-    if isinstance(exc, limits.BodyRefused):  # 413 or 400; `limits` ends the connection
+    if isinstance(exc, BodyRefused):  # 413 or 400; `read_body` ends the connection
         log.warning("rejected (%d): %s", exc.status, exc.reason)
         return Response(f"{exc.reason}\n", status=exc.status, mimetype="text/plain")
     if isinstance(exc, errors.Outcome):

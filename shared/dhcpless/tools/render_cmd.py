@@ -9,7 +9,7 @@ What the API server would refuse (`render_schema`: unknown fields, types, enums)
 functions would refuse (`render.validate`: dangling links, Ironic's rules, ...) is refused here
 too, with the same message, so a template that renders here is one the chain accepts.
 Data the ramdisk could not configure is refused as the functions refuse it
-(`render.validate_ramdisk`), for the ramdisk profile given by `--ramdisk-profile`, else the
+(`render.profiles`), for the ramdisk profile given by `--ramdisk-profile`, else the
 template's annotation, else `DHCPLESS_RAMDISK_PROFILE`, else glean-el9.
 """
 
@@ -30,8 +30,7 @@ from dhcpless.render import Address, RenderError, pool_uses, referenced_pools
 from dhcpless.render.nmstate import dump_nmstate, openstack_to_nmstate
 from dhcpless.render.openstack import render_network_data
 from dhcpless.render.osdoc import parse_rendered
-from dhcpless.render.ramdisk_profile import UnknownProfile, choose_profile
-from dhcpless.render.validate_ramdisk import ramdisk_problems
+from dhcpless.render.profiles.registry import UnknownProfile, choose_profile, ramdisk_problems
 from dhcpless.tools import render_schema
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2

@@ -4,14 +4,17 @@ cache's own requests (its identity is `cached`), and waits on what its informers
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+import urllib3
 from kubernetes import client as k8s
 
 from dhcpless import errors, keys
 from dhcpless.kube import Kube
-from dhcpless.kube.informer import Informer
+from dhcpless.kube.cache import watchstream
+from dhcpless.kube.cache.informer import Informer
 from dhcpless.models.refs import TemplateKind, TemplateRef
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support import objects
@@ -95,3 +98,18 @@ def found(kube: Kube, name: str) -> bool:
 
 def thread_ends(informer: Informer) -> None:
     eventually(lambda: not informer._thread.is_alive(), 5, "its thread ended")
+
+
+def break_first_watch(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """The first WATCH drops mid-stream (urllib3's ProtocolError), the next ones run; the
+    list fills with each WATCH's arguments."""
+    real, calls = watchstream.watch, []
+
+    def breaks_once(*args: Any, **kw: Any) -> Iterator[watchstream.WatchEvent]:
+        calls.append(args)
+        if len(calls) == 1:
+            raise urllib3.exceptions.ProtocolError("connection broken: IncompleteRead")
+        yield from real(*args, **kw)
+
+    monkeypatch.setattr(watchstream, "watch", breaks_once)
+    return calls

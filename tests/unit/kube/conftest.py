@@ -9,7 +9,7 @@ import pytest
 from kubernetes import client as k8s
 
 from dhcpless.kube import Kube
-from dhcpless.kube.watchcache import WatchCache
+from dhcpless.kube.cache.watchcache import WatchCache
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support import objects
 from tests.support.waits import seconds

@@ -1,4 +1,4 @@
-"""What the watch cache keeps of an object (`kube.kept`), and a bounded informer's window."""
+"""What the watch cache keeps of an object (`kube.cache.kept`), and a bounded informer's window."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from dhcpless import keys
-from dhcpless.kube import kept
-from dhcpless.kube import resources as r
-from dhcpless.kube.informer import Informer
-from dhcpless.kube.watchstream import WatchEvent
+from dhcpless.kube.api import resources as r
+from dhcpless.kube.cache import kept
+from dhcpless.kube.cache.informer import Informer
+from dhcpless.kube.cache.watchstream import WatchEvent
 from dhcpless.models import IPAddress, IPPool
 
 MANAGED = [{"manager": "ipam", "operation": "Update", "fieldsV1": {"f:status": {}}}]

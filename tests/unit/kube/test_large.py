@@ -1,4 +1,4 @@
-"""One large document at a time per process (`kube.large`), and the watch stream's lines.
+"""One large document at a time per process (`kube.transport.large`), and the watch stream's lines.
 
 Covers: while a large document is held, another large one waits and a small one goes on; the
 lock is taken again by the thread that holds it; a watch stream's long line split over many
@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from dhcpless.kube import large, watchstream
+from dhcpless.kube.cache import watchstream
+from dhcpless.kube.transport import large
 from tests.support.waits import event_set, stays
 
 BIG, SMALL = large.LARGE_BYTES, large.LARGE_BYTES - 1

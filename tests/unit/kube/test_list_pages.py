@@ -9,7 +9,7 @@ from kubernetes import client as k8s
 from dhcpless import keys
 from dhcpless.chain.gather import ipam
 from dhcpless.kube import Kube
-from dhcpless.kube import resources as r
+from dhcpless.kube.api import resources as r
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support import objects
 from tests.unit.kube.cache_support import NS, create

@@ -1,4 +1,4 @@
-"""The adapter's watch cache (`kube.watchcache`): its reads, against the sandbox API.
+"""The adapter's watch cache (`kube.cache.watchcache`): its reads, against the sandbox API.
 
 Covers: the three cached reads answer what a direct read answers (objects, `Gone` for a
 missing template, `InvalidInput` for a malformed one, a bad name refused alike) and a second
@@ -20,7 +20,7 @@ import pytest
 
 from dhcpless import errors, keys
 from dhcpless.kube import Kube, from_environment
-from dhcpless.kube.watchcache import WatchCache, enabled
+from dhcpless.kube.cache.watchcache import WatchCache, enabled
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support import objects
 from tests.unit.kube.cache_support import (

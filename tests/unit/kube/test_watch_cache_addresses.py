@@ -3,7 +3,7 @@ claim at hand (issue 15: one GET per host less on the handler's path).
 
 A copy owned by another UID (a name reused after a delete), or not cached yet, is read
 directly; the other functions, whose Roles do not watch IPAddresses, read directly always.
-The cache holds the addresses it saw added or changed since it started (`kube.kept`): one
+The cache holds the addresses it saw added or changed since it started (`kube.cache.kept`): one
 made before is read directly.
 """
 
@@ -16,7 +16,7 @@ import pytest
 from dhcpless.chain.gather import lookup
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube
-from dhcpless.kube.watchcache import WatchCache, kinds_for
+from dhcpless.kube.cache.watchcache import WatchCache, kinds_for
 from dhcpless.models import IPAddress, IPClaim
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support.waits import eventually, seconds

@@ -18,7 +18,7 @@ CHILD = """
 import sys, time
 from kubernetes.client import ApiClient, Configuration
 from dhcpless.kube import Kube
-from dhcpless.kube.watchcache import WatchCache
+from dhcpless.kube.cache.watchcache import WatchCache
 configuration = Configuration(host=sys.argv[1])
 api = ApiClient(configuration)
 kube = Kube(api, cache=WatchCache(api))

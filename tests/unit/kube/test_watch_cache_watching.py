@@ -1,4 +1,4 @@
-"""How the watch cache (`kube.informer`) keeps itself current, against the sandbox API.
+"""How the watch cache (`kube.cache.informer`) keeps itself current, against the sandbox API.
 
 Covers: a create, an edit and a delete reach the cache through the watch with no new LIST; a
 watch the server ends is resumed from its resourceVersion (no LIST); a broken stream and a
@@ -9,21 +9,23 @@ the cache makes no request; `stop` ends its daemon threads.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 import pytest
-import urllib3
 from kubernetes import client as k8s
 
-from dhcpless.kube import Kube, informer, resources, watchstream
-from dhcpless.kube.watchcache import WatchCache
+from dhcpless.kube import Kube
+from dhcpless.kube.api import resources
+from dhcpless.kube.cache import informer
+from dhcpless.kube.cache.reflector import Policy
+from dhcpless.kube.cache.watchcache import WatchCache
 from dhcpless.sandbox.apiserver.server import SandboxServer
 from tests.support import objects
 from tests.support.waits import eventually, stays
 from tests.unit.kube.cache_support import (
     HISTORY,
     NS,
+    break_first_watch,
     create,
     delete,
     dns,
@@ -78,16 +80,8 @@ def test_a_broken_stream_relists(
 ) -> None:
     """The connection drops mid-stream (urllib3's ProtocolError): what was missed is
     unknown, so the informer stops answering and lists again after its backoff."""
-    real, calls = watchstream.watch, []
-
-    def breaks_once(*args: Any, **kw: Any) -> Iterator[watchstream.WatchEvent]:
-        calls.append(args)
-        if len(calls) == 1:
-            raise urllib3.exceptions.ProtocolError("connection broken: IncompleteRead")
-        yield from real(*args, **kw)
-
-    monkeypatch.setattr(watchstream, "watch", breaks_once)
-    monkeypatch.setattr(informer, "BACKOFF_FIRST", 0.05)  # the relist's wait, shortened
+    break_first_watch(monkeypatch)
+    monkeypatch.setattr(informer, "POLICY", Policy(backoff_first=0.05))  # relisting sooner
     kube, cache = cached
     kube.list_pools(NS)
     pools = cache.informers()[0]
@@ -98,7 +92,7 @@ def test_a_broken_stream_relists(
 def test_a_resource_version_too_old_relists(
     world: SandboxServer, cached: tuple[Kube, WatchCache], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(informer, "BACKOFF_FIRST", 0.05)  # the relist's wait, shortened
+    monkeypatch.setattr(informer, "POLICY", Policy(backoff_first=0.05))  # relisting sooner
     kube, cache = cached
     kube.list_pools(NS)
     with world.api_client() as api:

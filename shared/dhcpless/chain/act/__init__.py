@@ -35,8 +35,9 @@ from dhcpless.chain.objects import capi_claim_object, claim_object, secret_objec
 from dhcpless.chain.patches import lend_patch, nudge_patch, release_patch
 from dhcpless.errors import AlreadyExists, Gone, Transient
 from dhcpless.keys import RamdiskProfile
-from dhcpless.kube import capi, capm3, recorder
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api import capi, capm3
+from dhcpless.kube.api.client import Kube
+from dhcpless.kube.events import recorder
 from dhcpless.models import BareMetalHost, Secret
 
 log = logging.getLogger(__name__)

@@ -42,9 +42,10 @@ from dhcpless.chain.decide.release import decide_release, event
 from dhcpless.chain.decide.write import decide_render
 from dhcpless.chain.facts import Found, HostFacts, Occasion, Problem
 from dhcpless.chain.gate import Gate, gate
+from dhcpless.chain.predicates import answers
 
 Actions = tuple[Action, ...]
-__all__ = ["Actions", "decide", "decide_release", "event"]
+__all__ = ["Actions", "decide"]
 
 
 def decide(facts: HostFacts) -> Actions:
@@ -98,7 +99,7 @@ def _renderable(facts: HostFacts) -> bool:
 def _claimed(facts: HostFacts, template: Found, pools: claims.Pools) -> Actions:
     """Every pool has a claim: retry failed ones when the occasion allows, else render."""
     existing = {p.metadata.name for p in facts.ippools}
-    failed = [c for c in heal.failed(facts.claims.values()) if c.spec.pool.name in existing]
+    failed = [c for c in answers.failed(facts.claims.values()) if c.spec.pool.name in existing]
     if facts.occasion is not Occasion.EVENT and failed:
         return heal.decide_retry(facts.host, failed)
     return decide_render(facts, template, pools)

@@ -11,20 +11,12 @@ what to write; nothing else is done (a pause that is not exactly ours is never r
 
 from __future__ import annotations
 
-from dhcpless import keys, names
+from dhcpless import keys
 from dhcpless.chain.actions import RecordEvent
+from dhcpless.chain.predicates.on_host import bad_name, unclear_pause
 from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-
-
-def unclear_pause(host: BareMetalHost) -> str | None:
-    """Pure: the pause value when it is empty or ours but for spaces or letter case."""
-    value = host.annotations.get(keys.PAUSED_ANNOTATION)
-    if value is None or value == keys.PREPROVISIONING_PAUSE:
-        return None
-    near = value.strip().lower()
-    return value if near in ("", keys.PREPROVISIONING_PAUSE) else None
 
 
 def decide_pause(host: BareMetalHost) -> tuple[RecordEvent, ...]:
@@ -39,11 +31,6 @@ def decide_pause(host: BareMetalHost) -> tuple[RecordEvent, ...]:
         "written, or remove it"
     )
     return (RecordEvent(HostRef.of(host), Reason.PAUSE_NOT_OURS, message),)
-
-
-def bad_name(name: str) -> str | None:
-    """Pure: why a host-named Secret name cannot name a Secret (None: it can)."""
-    return names.name_problem(name)
 
 
 def decide_name(host: BareMetalHost, name: str) -> tuple[RecordEvent, ...]:

@@ -14,23 +14,12 @@ nothing else deletes it. A claim the provider failed (Ready False) is reported, 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from dhcpless import keys, render
 from dhcpless.chain.actions import CreateIPAddressClaim, RecordEvent
 from dhcpless.chain.facts import External
-from dhcpless.models import BareMetalHost, IPAddressClaim
+from dhcpless.chain.predicates.answers import Pools, external
+from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-
-__all__ = ["External", "claim_actions", "external", "failures", "host_of", "ready"]
-
-Pools = Iterable[render.PoolRef]
-
-
-def external(pools: Pools) -> tuple[render.PoolRef, ...]:
-    """The pools that are not Metal3 IPPools (claimed with IPAddressClaims)."""
-    return tuple(p for p in pools if not p.is_metal3)
 
 
 def claim_actions(host: BareMetalHost, namespace: str, pools: Pools) -> list[CreateIPAddressClaim]:
@@ -40,13 +29,6 @@ def claim_actions(host: BareMetalHost, namespace: str, pools: Pools) -> list[Cre
         CreateIPAddressClaim(namespace, f"{host.name}-{p.name}", p.name, p.kind, p.api_group, ref)
         for p in external(pools)
     ]
-
-
-def ready(pools: Pools, found: External) -> bool:
-    """Every external pool has a claim with an address (vacuously true without any)."""
-    return all(
-        p.name in found.claims and found.claims[p.name].address_name for p in external(pools)
-    )
 
 
 def failures(host: BareMetalHost, pools: Pools, found: External) -> tuple[RecordEvent, ...]:
@@ -59,12 +41,3 @@ def failures(host: BareMetalHost, pools: Pools, found: External) -> tuple[Record
             message = f"IPAddressClaim {where}: {claim.failure}"
             events.append(RecordEvent(ref, Reason.CLAIM_FAILED, message))
     return tuple(events)
-
-
-def host_of(claim: IPAddressClaim) -> tuple[str, str] | None:
-    """(namespace, name) of the host a claim of ours serves, from its labels."""
-    labels = claim.metadata.labels
-    if labels.get(keys.MANAGED_BY_LABEL) != keys.MANAGED_BY_VALUE or keys.HOST_LABEL not in labels:
-        return None
-    namespace = labels.get(keys.HOST_NAMESPACE_LABEL) or claim.metadata.namespace or "default"
-    return namespace, labels[keys.HOST_LABEL]

@@ -7,62 +7,29 @@ still, when Ironic refuses the node's `network_data` (openstack/ironic
 (baremetal-operator `pkg/provisioner/ironic/ironic.go` `tryUpdateNode`, then `actionRegistering`
 in `internal/controller/metal3.io/baremetalhost_controller.go` returns `actionError`): no status
 is written and the host sits in `registering`, as it does while the BMC cannot be reached.
-The release patch stamps `keys.RELEASED_AT_ANNOTATION`, so `hanging` can tell, from the host
-object alone (no extra read for hosts that are fine), that it has been stuck longer than the
-threshold. Only then are its addresses read, for one Warning Event naming what the ramdisk was
-given: boot MAC, addresses, gateway and Secret (or, for a host still `registering`, the likely
-causes and what to check). The message depends only on the host and that release,
-so the Event's name (derived from it) makes it once per host per hang, however often resync
-runs; a later release stamps a new time, hence a new Event for a new hang.
+The release patch stamps `keys.RELEASED_AT_ANNOTATION`, so `on_host.hanging` can tell, from the
+host object alone (no extra read for hosts that are fine), that it has been stuck longer than
+the threshold. Only then are its addresses read, for one Warning Event naming what the ramdisk
+was given: boot MAC, addresses, gateway and Secret (or, for a host still `registering`, the
+likely causes and what to check). The message depends only on the host and that release, so the
+Event's name (derived from it) makes it once per host per hang, however often resync runs; a
+later release stamps a new time, hence a new Event for a new hang.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Final
 
 from dhcpless import keys
 from dhcpless.chain.actions import RecordEvent
-from dhcpless.chain.gate import Gate, gate
+from dhcpless.chain.predicates.on_host import registering_silently
 from dhcpless.keys import ProvisioningState
 from dhcpless.models import BareMetalHost, IPAddress
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
 
 DEFAULT_HANG_SECONDS: Final = 900.0
-
-
-def released_at(host: BareMetalHost) -> datetime | None:
-    """When we released the host (our annotation), or None if we did not / it is unreadable."""
-    text = host.annotations.get(keys.RELEASED_AT_ANNOTATION, "")
-    try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-
-
-def stalled(host: BareMetalHost) -> bool:
-    """Inspecting, or failed to register: where a ramdisk that cannot reach Ironic leaves it."""
-    state = host.status.provisioning.state
-    return state == ProvisioningState.INSPECTING or host.status.error_type == (
-        keys.REGISTRATION_ERROR
-    )
-
-
-def _silently_registering(host: BareMetalHost) -> bool:
-    """Registering with no error: where Ironic refusing the data (or no BMC) leaves it."""
-    return host.status.provisioning.state == ProvisioningState.REGISTERING and not stalled(host)
-
-
-def hanging(host: BareMetalHost, now: datetime, threshold: float) -> bool:
-    """Pure: released by us, unpaused, stalled or still registering, for `threshold` seconds."""
-    since = released_at(host)
-    if since is None or gate(host) is not Gate.NOT_PAUSED:
-        return False
-    if not (stalled(host) or _silently_registering(host)):
-        return False
-    return (now - since).total_seconds() >= threshold
 
 
 def decide_hang(
@@ -74,7 +41,7 @@ def decide_hang(
 
 
 def hang_message(host: BareMetalHost, addresses: Sequence[IPAddress], threshold: float) -> str:
-    if _silently_registering(host):
+    if registering_silently(host):
         return _registering_message(host, threshold)
     state = host.status.provisioning.state
     inspecting = state == ProvisioningState.INSPECTING

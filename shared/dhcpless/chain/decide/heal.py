@@ -5,58 +5,23 @@ Event, when something may have changed: its IPPool changed (an IPPool event reac
 ipclaim-fulfilment) or a resync tick looks at the host. Deleting it brings the claim's delete
 event, and ipclaim-fulfilment re-drives the host's registration, which creates the missing
 claim anew; IPAM then serves it from the pool as it is now. Recreation never happens on the
-failed claim's own update event: with the pool still exhausted that would loop with IPAM.
-An IPPool event whose pool cannot have gained room since the last one (`may_have_room`) lists
-nothing: a failed claim waits for the next change that frees room, or for a resync tick. One
-that may have room retries at most as many failed claims as the pool has free addresses
-(`free_addresses`), oldest first (`oldest_first`): each address freed in an exhausted pool
-deleted and re-created every failed claim of it, and IPAM failed all but one again (issue 24:
-316 deletes for 10 freed addresses).
+failed claim's own update event: with the pool still exhausted that would loop with IPAM. An
+IPPool event whose pool cannot have gained room since the last one (`pool_room.may_have_room`)
+lists nothing: a failed claim waits for the next change that frees room, or for a resync tick.
+One that may have room retries at most as many failed claims as the pool has free addresses
+(`pool_room.free_addresses`), oldest first (`answers.oldest_first`): each address freed in an
+exhausted pool deleted and re-created every failed claim of it, and IPAM failed all but one
+again (issue 24: 316 deletes for 10 freed addresses).
 """
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
-from dhcpless import keys
 from dhcpless.chain.actions import Action, DeleteIPClaim, RecordEvent
-from dhcpless.models import BareMetalHost, IPClaim, IPPool
+from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-
-
-def failed(claims: Iterable[IPClaim], pool: str | None = None) -> list[IPClaim]:
-    """Claims IPAM failed and nobody is deleting yet, optionally of one pool, by name."""
-    found = [
-        c
-        for c in claims
-        if c.status.error_message
-        and not c.metadata.deletion_timestamp
-        and (pool is None or c.spec.pool.name == pool)
-    ]
-    return sorted(found, key=lambda c: c.metadata.name)
-
-
-def oldest_first(claims: Iterable[IPClaim]) -> list[IPClaim]:
-    """Failed claims in the order they were made (then by name): the longest waiting first."""
-    return sorted(claims, key=lambda c: (c.metadata.creation_timestamp or "", c.metadata.name))
-
-
-def free_addresses(pool: IPPool) -> int | None:
-    """Pure: how many addresses IPAM can still hand out from `pool` to a claim that is not
-    pre-allocated: the addresses of its ranges (`render.validate_pools.entry_span`, as
-    ip-address-manager's GetIPAddress walks them) less those it holds (`status.indexes`) or
-    reserves (`spec.preAllocations`). None when a range cannot be read: then nothing is bounded."""
-    from dhcpless.render.validate_pools import entry_span  # render layer, pure
-
-    spans = [entry_span(entry) for entry in pool.spec.pools]
-    if any(span is None for span in spans):
-        return None
-    size = sum(span.last - span.first + 1 for span in spans if span is not None)
-    taken = {*pool.status.indexes.values(), *pool.spec.pre_allocations.values()}
-    return max(size - len(taken), 0)
 
 
 def decide_retry(host: BareMetalHost, claims: Sequence[IPClaim]) -> tuple[Action, ...]:
@@ -75,57 +40,3 @@ def decide_retry(host: BareMetalHost, claims: Sequence[IPClaim]) -> tuple[Action
             RecordEvent(ref, Reason.CLAIM_RETRIED, message),
         ]
     return tuple(actions)
-
-
-def selector(namespace: str, name: str) -> str:
-    """Our labels for the host (namespace, name): a label-scoped LIST of its claims."""
-    return (
-        f"{keys.HOST_LABEL}={name},{keys.HOST_NAMESPACE_LABEL}={namespace},"
-        f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"
-    )
-
-
-def host_of(claim: IPClaim) -> tuple[str, str] | None:
-    """(namespace, name) of the host a claim of ours serves, from its labels."""
-    labels = claim.metadata.labels
-    if labels.get(keys.MANAGED_BY_LABEL) != keys.MANAGED_BY_VALUE or keys.HOST_LABEL not in labels:
-        return None
-    namespace = labels.get(keys.HOST_NAMESPACE_LABEL) or claim.metadata.namespace or "default"
-    return namespace, labels[keys.HOST_LABEL]
-
-
-@dataclass(frozen=True, slots=True)
-class PoolMark:
-    """What of an IPPool decides whether it can have room it did not have: which pool it is
-    (UID), its spec (`metadata.generation`, bumped by every spec change and by no status
-    write) and what it holds (`status.indexes`: claim name -> address, rebuilt by IPAM from
-    its IPAddresses, ip-address-manager `ipam/ippool_manager.go` `getIndexes`), as one hash
-    per entry: a mark is kept per pool for the process's life, and a pool's indexes name every
-    claim of the fleet (issue 28). The hashes are held sorted in a machine-word array (8 bytes
-    each; a set of Python ints costs seven times that). A collision could only hide freed
-    room until the next resync tick; it never makes a retry that should not happen."""
-
-    uid: str
-    generation: int | None
-    held: array[int]
-
-
-def held(entries: Iterable[tuple[str, str]]) -> array[int]:
-    """The hashes of (claim name, address) entries, sorted: a mark's `held`."""
-    return array("q", sorted(hash(entry) for entry in entries))
-
-
-def mark(pool: IPPool) -> PoolMark:
-    return PoolMark(
-        pool.metadata.uid or "", pool.metadata.generation, held(pool.status.indexes.items())
-    )
-
-
-def may_have_room(before: PoolMark | None, now: PoolMark) -> bool:
-    """Pure: can a claim this pool failed succeed now when it could not at `before`? Only if
-    it is another pool under that name, its spec changed, or an address it held was freed.
-    IPAM writes the pool's status at every allocation (`UpdateAddresses`): those events only
-    take room, and listing every claim of ours for each of them was the chain's hot spot."""
-    if before is None or before.uid != now.uid or before.generation != now.generation:
-        return True
-    return not set(before.held) <= set(now.held)

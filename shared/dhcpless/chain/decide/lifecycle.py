@@ -29,50 +29,13 @@ from collections.abc import Mapping
 
 from dhcpless import keys
 from dhcpless.chain.actions import Action, LendClaim, RecordEvent
-from dhcpless.chain.decide import collision
-from dhcpless.chain.decide.collision import Clash
 from dhcpless.chain.facts import HostFacts
-from dhcpless.chain.gate import gate
-from dhcpless.models import BareMetalHost, IPClaim
+from dhcpless.chain.predicates import collision
+from dhcpless.chain.predicates.collision import Clash
+from dhcpless.models import IPClaim
 from dhcpless.models.capm3 import Metal3Data
-from dhcpless.models.meta import ObjectReference
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-
-METAL3MACHINE = "Metal3Machine"
-
-
-def done(host: BareMetalHost) -> bool:
-    """Pure, on the event's object: labelled done by its release (`quiet`), not paused for us
-    again and not associated since (a borrower's claims may still need lending)."""
-    return (
-        host.labels.get(keys.DONE_LABEL) == keys.DONE_VALUE
-        and not gate(host).ours
-        and borrower(host) is None
-    )
-
-
-def borrower(host: BareMetalHost) -> ObjectReference | None:
-    """The Metal3Machine CAPM3 associated the host with (`spec.consumerRef`), if any."""
-    ref = host.spec.consumer_ref
-    return ref if ref is not None and ref.kind == METAL3MACHINE and ref.name else None
-
-
-def borrower_name(host: BareMetalHost) -> str:
-    """The name of the Metal3Machine borrowing the host ("" when none)."""
-    ref = borrower(host)
-    return ref.name if ref is not None else ""
-
-
-def lendable(host: BareMetalHost) -> bool:
-    """Pure, on the event's object: released by us, not paused for us, not being deleted, and
-    associated with a Metal3Machine. Every other released host costs no read."""
-    return (
-        not gate(host).ours
-        and keys.RELEASED_AT_ANNOTATION in host.annotations
-        and not host.metadata.deletion_timestamp
-        and borrower(host) is not None
-    )
 
 
 def decide(facts: HostFacts) -> tuple[Action, ...]:

@@ -20,9 +20,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from dhcpless import keys, render
 from dhcpless.chain import identity
 from dhcpless.chain.actions import RecordEvent
@@ -32,26 +29,8 @@ from dhcpless.models import BareMetalHost, IPPool, Secret
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
 from dhcpless.render import redact
+from dhcpless.render.formats.base import load
 from dhcpless.render.problem import Problem
-
-
-class _Entry(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    id: str = Field(min_length=1)
-    type: str = Field(min_length=1)
-
-
-class _Network(_Entry):
-    link: str = Field(min_length=1)
-
-
-class _NetworkData(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    links: list[_Entry]
-    networks: list[_Network]
-    services: list[dict[str, Any]] = []
 
 
 def problem(secret: Secret) -> str | None:
@@ -69,25 +48,8 @@ def inspect(secret: Secret) -> tuple[str | None, Any]:
         return f"{where}: {keys.NETWORK_DATA_KEY} is not base64-encoded UTF-8", None
     if not text or not text.strip():
         return f"{where} has no {keys.NETWORK_DATA_KEY}", None
-    if formats.secret_format(secret) is keys.NetworkDataFormat.NMSTATE_IN_NETWORK_DATA:
-        return _nmstate_problem(where, text), None
-    try:
-        document = formats.load(text)
-        _NetworkData.model_validate(document)
-    except (yaml.YAMLError, ValidationError):
-        return f"{where}: {keys.NETWORK_DATA_KEY} is not OpenStack network data", None
-    return None, document
-
-
-def _nmstate_problem(where: str, text: str) -> str | None:
-    """The shape of nmstate: a mapping with a non-empty `interfaces` list."""
-    try:
-        state = formats.load(text)
-    except yaml.YAMLError:
-        state = None
-    if isinstance(state, Mapping) and isinstance(state.get("interfaces"), list):
-        return None if state["interfaces"] else f"{where}: nmstate has no interfaces"
-    return f"{where}: {keys.NETWORK_DATA_KEY} is not an nmstate document"
+    trouble, document = formats.secret_format(secret).shape(text)
+    return (None if trouble is None else f"{where}: {trouble}"), document
 
 
 def release_refusals(
@@ -105,15 +67,15 @@ def release_refusals(
     """
     from dhcpless.render.validate import validate_network_data  # cold start: only when used
 
-    if formats.secret_format(secret) is keys.NetworkDataFormat.NMSTATE_IN_NETWORK_DATA:
+    foreign = formats.secret_format(secret).foreign
+    if foreign is not None:
         if identity.standing(secret.metadata, HostRef.of(host)) is identity.Standing.OURS:
             return ()  # we wrote it for this host (labels and UID, not a label alone): its
             # OpenStack form passed every rule before it was written
-        reason = "nmstate under networkData is only accepted from Secrets this project renders"
-        message = f"Secret {secret.metadata.name}: {reason}"
+        message = f"Secret {secret.metadata.name}: {foreign}"
         return (RecordEvent(HostRef.of(host), Reason.INVALID_NETWORK_DATA, message),)
     if document is None:
-        document = formats.load(secret.decoded(keys.NETWORK_DATA_KEY) or "")
+        document = load(secret.decoded(keys.NETWORK_DATA_KEY) or "")
     found = (
         validate_network_data(document, host, profile=profile)
         if isinstance(document, Mapping)

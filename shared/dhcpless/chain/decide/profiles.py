@@ -15,6 +15,7 @@ from dhcpless.chain.facts import Found
 from dhcpless.keys import RamdiskProfile
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.refs import HostRef
+from dhcpless.render.profiles import registry
 
 
 def template_profile(found: Found, fleet: RamdiskProfile) -> RamdiskProfile | str:
@@ -22,11 +23,11 @@ def template_profile(found: Found, fleet: RamdiskProfile) -> RamdiskProfile | st
     value = (found.template.metadata.annotations or {}).get(keys.RAMDISK_PROFILE_ANNOTATION)
     if value is None:
         return fleet
-    try:
-        return RamdiskProfile(value.strip())
-    except ValueError:
-        known = ", ".join(p.value for p in RamdiskProfile)
+    profile = registry.lookup(value.strip())
+    if profile is None:
+        known = registry.known()
         return f"annotation {keys.RAMDISK_PROFILE_ANNOTATION}={value!r} is not one of: {known}"
+    return profile
 
 
 def secret_profile(host: BareMetalHost, secret: Secret, fleet: RamdiskProfile) -> RamdiskProfile:
@@ -34,7 +35,4 @@ def secret_profile(host: BareMetalHost, secret: Secret, fleet: RamdiskProfile) -
     if identity.standing(secret.metadata, HostRef.of(host)) is not identity.Standing.OURS:
         return fleet
     value = (secret.metadata.annotations or {}).get(keys.RAMDISK_PROFILE_ANNOTATION, "")
-    try:
-        return RamdiskProfile(value)
-    except ValueError:
-        return fleet
+    return registry.lookup(value) or fleet

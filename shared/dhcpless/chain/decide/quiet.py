@@ -24,7 +24,7 @@ import json
 
 from dhcpless import keys
 from dhcpless.chain.actions import DoneMark
-from dhcpless.chain.decide import lifecycle
+from dhcpless.chain.predicates import on_host
 from dhcpless.models import BareMetalHost
 
 APPLY = "Apply"
@@ -44,7 +44,7 @@ def quiet(host: BareMetalHost) -> bool:
     return (
         keys.RELEASED_AT_ANNOTATION not in host.annotations
         and not held_by_manifest(host)
-        and lifecycle.borrower(host) is None
+        and on_host.borrower(host) is None
     )
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from dhcpless import keys
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, RecordEvent, ReleaseHost
-from dhcpless.chain.decide import corner, messages, netcheck, profiles, quiet, reclaim
+from dhcpless.chain.decide import corner, messages, netcheck, profiles, quiet
 from dhcpless.chain.gate import Gate, gate, secret_name
+from dhcpless.chain.predicates import on_host, ownership
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
@@ -30,7 +31,7 @@ def decide_release(
         return ()
     named = state is Gate.NAMED
     name = host.spec.preprovisioning_network_data_name if named else secret_name(host)
-    if named and corner.bad_name(name or ""):
+    if named and on_host.bad_name(name or ""):
         return corner.decide_name(host, name or "")
     if secret is not None and secret.metadata.name != name:
         return ()  # a Secret this host does not use
@@ -60,7 +61,7 @@ def decide_release(
 
 def _claimed(named: bool, secret: Secret, namespace: str) -> str:
     """The pools our Secret's data came from, copied onto the host as resync's hint of where
-    to look (`reclaim.recorded`; what it re-claims is read from the Secret itself); a Secret
+    to look (`ownership.recorded`; what it re-claims is read from the Secret itself); a Secret
     the user named carries no claims of ours, and a malformed record is not copied."""
     text = "" if named else secret.metadata.annotations.get(keys.CLAIMED_POOLS_ANNOTATION, "")
-    return text if reclaim.parse(text, namespace) is not None else ""
+    return text if ownership.parse(text, namespace) is not None else ""

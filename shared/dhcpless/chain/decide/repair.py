@@ -2,38 +2,27 @@
 finding 6).
 
 A released host keeps using its Secret (fast track, deploy and cleaning boots: BMO reads it in
-every registered state), so when it is deleted BMO stays in `registering` with `failed to
-fetch secret`, and nothing of ours noticed until `HostHangs` 15 minutes later: our Secrets
-carry `keys.WRITER_RELEASES_LABEL`, so the Secret source sends no event for them. BMO's
-`registration error` on the host does reach us (host-registration, and resync on a tick): for
-a host we released that names our default Secret, that error is worth one GET of the Secret
-(`wanted`); when it is gone, the host's own claims (the ones it holds for its whole life) and
-its template render it again, through the same checks as the first write (`decide.write`),
-and a `SecretRestored` Event says so. What cannot be rendered again is a Warning that names
-the Secret and why. A Secret of someone else's under the name is not ours to touch.
+every registered state), so when it is deleted BMO stays in `registering` with `failed to fetch
+secret`, and nothing of ours noticed until `HostHangs` 15 minutes later: our Secrets carry
+`keys.WRITER_RELEASES_LABEL`, so the Secret source sends no event for them. BMO's `registration
+error` on the host does reach us (host-registration, and resync on a tick): for a host we
+released that names our default Secret, that error is worth one GET of the Secret
+(`on_host.may_have_lost_secret`); when it is gone, the host's own claims (the ones it holds for
+its whole life) and its template render it again, through the same checks as the first write
+(`decide.write`), and a `SecretRestored` Event says so. What cannot be rendered again is a
+Warning that names the Secret and why. A Secret of someone else's under the name is not ours to
+touch.
 """
 
 from __future__ import annotations
 
-from dhcpless import keys
 from dhcpless.chain.actions import Action, RecordEvent, WriteSecret
-from dhcpless.chain.decide import reclaim
 from dhcpless.chain.decide.write import decide_render
 from dhcpless.chain.facts import Found, HostFacts, Problem
 from dhcpless.chain.gate import secret_name
 from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-
-
-def wanted(host: BareMetalHost) -> bool:
-    """Pure, on the event's copy: a host we released, naming our default Secret, that BMO
-    cannot register (its error may be that Secret gone): worth one GET of the Secret."""
-    return (
-        reclaim.released(host)
-        and host.spec.preprovisioning_network_data_name == secret_name(host)
-        and host.status.error_type == keys.REGISTRATION_ERROR
-    )
 
 
 def decide(facts: HostFacts) -> tuple[Action, ...]:

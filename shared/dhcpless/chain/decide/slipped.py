@@ -15,10 +15,8 @@ names its network data, is paused by anyone, was released by us, or is past insp
 
 from __future__ import annotations
 
-from dhcpless import keys
 from dhcpless.chain.actions import Action, RecordEvent
-from dhcpless.chain.gate import Gate, gate
-from dhcpless.keys import ProvisioningState
+from dhcpless.chain.predicates.on_host import slipped
 from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
@@ -27,23 +25,6 @@ MESSAGE = (
     "registered without the pre-provisioning pause: inspection needs static network data; "
     "delete and re-create it, or pause it and it will be served"
 )
-EARLY = frozenset(
-    {ProvisioningState.NONE, ProvisioningState.REGISTERING, ProvisioningState.INSPECTING}
-)
-"""BMO states in which a host without network data is still waiting for a ramdisk to call
-back (a new host has no state until BMO's first reconcile)."""
-
-
-def slipped(host: BareMetalHost) -> bool:
-    """Pure, on the event's object: in scope, unpaused, no network data, not yet inspected."""
-    return (
-        gate(host) is Gate.NOT_PAUSED
-        and not host.spec.preprovisioning_network_data_name
-        and host.labels.get(keys.PREPROVISIONING_SCOPE_LABEL) != keys.SCOPE_DISABLED
-        and keys.RELEASED_AT_ANNOTATION not in host.annotations
-        and host.status.provisioning.state in EARLY
-        and not host.metadata.deletion_timestamp
-    )
 
 
 def decide_slipped(host: BareMetalHost) -> tuple[Action, ...]:

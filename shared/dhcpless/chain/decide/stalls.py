@@ -13,48 +13,13 @@ event makes IPAM reconcile the pool and serve it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
 
 from dhcpless.chain.actions import Action, NudgeClaim, RecordEvent
-from dhcpless.chain.facts import External, Unanswered
-from dhcpless.models import BareMetalHost, IPClaim
+from dhcpless.chain.facts import Unanswered
+from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-
-
-def pending(claims: Mapping[str, IPClaim]) -> list[IPClaim]:
-    """Pure: claims with neither an address nor an error (IPAM has not answered)."""
-    return [
-        c
-        for _, c in sorted(claims.items())
-        if c.status.address is None and not c.status.error_message
-    ]
-
-
-FRESH_SECONDS = 60.0
-"""An external claim younger than this may just be waiting for its provider: not reported."""
-
-
-def external_pending(outside: External, now: datetime) -> tuple[Unanswered, ...]:
-    """Pure: our CAPI claims older than `FRESH_SECONDS` with neither an address nor a failure."""
-    return tuple(
-        Unanswered(c.metadata.name, c.metadata.namespace or "default", pool, external=True)
-        for pool, c in sorted(outside.claims.items())
-        if not c.address_name
-        and not c.failure
-        and age(c.metadata.creation_timestamp, now) >= FRESH_SECONDS
-    )
-
-
-def age(created: str | None, now: datetime) -> float:
-    """Seconds since an RFC 3339 timestamp (unreadable or absent: old enough)."""
-    try:
-        return (
-            now - datetime.fromisoformat((created or "").replace("Z", "+00:00"))
-        ).total_seconds()
-    except (ValueError, TypeError):  # not RFC 3339, or without a zone
-        return float("inf")
 
 
 def decide(

@@ -26,38 +26,30 @@ from collections.abc import Mapping
 
 import yaml
 
-from dhcpless import keys
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, RecordEvent
-from dhcpless.chain.decide import formats
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
+from dhcpless.render.formats.base import load
 
 Actions = tuple[Action, ...]
 
 
 def matches(
     existing: Secret,
-    network_data: str,
-    nmstate: str | None,
+    texts: Mapping[str, str],
     records: Mapping[str, str] | None = None,
 ) -> bool:
-    """Pure: `existing` holds the rendered `network_data` (and `nmstate`, when the format has
-    one), compared as data (JSON is YAML; unreadable data is no match), and the `records` we
-    would write on it (annotation -> value, "" = absent): a record a re-claim trusts later
-    (`decide.reclaim`) is checked like the data it describes."""
+    """Pure: `existing` holds the rendered `texts` (Secret key -> text: `networkData` and
+    any other key the format writes), compared as data (JSON is YAML; unreadable data is no
+    match), and the `records` we would write on it (annotation -> value, "" = absent): a
+    record a re-claim trusts later (`decide.reclaim`) is checked like the data it describes."""
     annotations = existing.metadata.annotations
     if any(annotations.get(key, "") != value for key, value in (records or {}).items()):
         return False
-    wanted = {keys.NETWORK_DATA_KEY: network_data}
-    if nmstate is not None:
-        wanted[keys.NMSTATE_KEY] = nmstate
     try:
-        return all(
-            formats.load(existing.decoded(key) or "") == formats.load(text)
-            for key, text in wanted.items()
-        )
+        return all(load(existing.decoded(key) or "") == load(text) for key, text in texts.items())
     except (ValueError, yaml.YAMLError):
         return False
 

@@ -13,12 +13,12 @@ from collections.abc import Mapping, Sequence
 from dhcpless import keys, render
 from dhcpless.chain import identity
 from dhcpless.chain.actions import Action, WriteSecret
-from dhcpless.chain.decide import external, formats, netcheck, profiles, reclaim, verify
+from dhcpless.chain.decide import external, formats, netcheck, profiles, verify
 from dhcpless.chain.decide.release import decide_release, event
 from dhcpless.chain.facts import Found, HostFacts
 from dhcpless.chain.gate import secret_name
 from dhcpless.chain.objects import secret_object
-from dhcpless.keys import NetworkDataFormat
+from dhcpless.chain.predicates import ownership
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, IPPool, Secret
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
@@ -44,8 +44,8 @@ def decide_render(facts: HostFacts, found: Found, pools: tuple[PoolRef, ...]) ->
     cache.update(outside.addresses)
     metal3 = tuple(p.name for p in pools if p.is_metal3)
     records = {
-        keys.CLAIMED_POOLS_ANNOTATION: reclaim.record_text(found.ref.namespace, metal3),
-        keys.CLAIMED_ADDRESSES_ANNOTATION: reclaim.addresses_text(
+        keys.CLAIMED_POOLS_ANNOTATION: ownership.record_text(found.ref.namespace, metal3),
+        keys.CLAIMED_ADDRESSES_ANNOTATION: ownership.addresses_text(
             {pool: cache[pool].address for pool in metal3}
         ),
     }
@@ -96,22 +96,23 @@ def _write(
     if document is None:
         return (event(host, Reason.INVALID_TEMPLATE, f"{found.ref} has no network data"),)
     fmt = formats.template_format(found)
-    if not isinstance(fmt, NetworkDataFormat):
+    if isinstance(fmt, str):
         return (event(host, Reason.INVALID_TEMPLATE, f"{found.ref}: {fmt}"),)
-    text, nmstate = formats.texts(fmt, document)
+    texts = fmt.texts(document)
     if existing is not None:
         foreign = identity.refusal(HostRef.of(host), "Secret", existing.metadata)
         if foreign is not None:
             return (foreign,)
-        if verify.matches(existing, text, nmstate, records):  # rendered before: release
+        if verify.matches(existing, texts, records):  # rendered before: release
             return decide_release(host, existing, profile)
     refused = netcheck.render_refusals(host, found, document, pools[1], pools[0], profile)
     if refused:  # pre-unpause validation: no Secret for data the ramdisk cannot use
         return refused
     version = None if existing is None else existing.metadata.resource_version or ""
     write = WriteSecret(
-        host.namespace, secret_name(host), HostRef.of(host), text, data_format=fmt,
-        nmstate=nmstate, claimed=records.get(keys.CLAIMED_POOLS_ANNOTATION, ""),
+        host.namespace, secret_name(host), HostRef.of(host), texts[keys.NETWORK_DATA_KEY],
+        data_format=fmt.name, other_keys=other_keys(texts),
+        claimed=records.get(keys.CLAIMED_POOLS_ANNOTATION, ""),
         addresses=records.get(keys.CLAIMED_ADDRESSES_ANNOTATION, ""), replace=version,
         ramdisk_profile=profile,
     )  # fmt: skip
@@ -122,6 +123,11 @@ def _write(
         event(host, Reason.SECRET_RERENDERED if existing else Reason.NETWORK_DATA_RENDERED, said),
         *decide_release(host, secret_object(write), profile),  # the writer releases (if written)
     )
+
+
+def other_keys(texts: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """The Secret keys a format writes besides `networkData`, in its order."""
+    return tuple((key, text) for key, text in texts.items() if key != keys.NETWORK_DATA_KEY)
 
 
 def _rendered(name: str, found: Found, host: BareMetalHost) -> str:

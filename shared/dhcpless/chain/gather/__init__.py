@@ -15,15 +15,15 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from dhcpless.chain.cause import Cause, Listed, again, seeds
-from dhcpless.chain.decide import corner, hang, heal, lifecycle, reclaim, repair
-from dhcpless.chain.decide.derived import pools_for
-from dhcpless.chain.decide.external import ready
 from dhcpless.chain.facts import Found, HostFacts, Occasion, Problem, Taken, taken_key
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.gather import ipam, released
 from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, template_for
+from dhcpless.chain.predicates import answers, on_host, ownership
+from dhcpless.chain.predicates.answers import ready
+from dhcpless.chain.predicates.derived import pools_for
 from dhcpless.keys import DEFAULT_PROFILE, RamdiskProfile
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Secret
 
 
@@ -54,7 +54,7 @@ def gather(
     if state is Gate.NAMED:
         name = host.spec.preprovisioning_network_data_name or ""
         had = base.taken.get(taken_key("Secret", name))
-        if isinstance(had, Secret) or corner.bad_name(name):  # no such Secret can be read
+        if isinstance(had, Secret) or on_host.bad_name(name):  # no such Secret can be read
             return replace(base, secret=had if isinstance(had, Secret) else None)
         secret = secret_or_none(kube, host.namespace, name)
         return replace(base, secret=secret)
@@ -103,7 +103,7 @@ def _claims(
 def _unready(kube: Kube, facts: HostFacts, namespace: str) -> HostFacts:
     """Claims still waiting: on a retrying occasion, the pools (only claims of existing pools
     are retried) and, on a tick, why IPAM leaves claims unanswered."""
-    retrying = facts.occasion is not Occasion.EVENT and heal.failed(facts.claims.values())
+    retrying = facts.occasion is not Occasion.EVENT and answers.failed(facts.claims.values())
     ippools = tuple(kube.list_pools(namespace)) if retrying else ()
     now = facts.now
     if facts.occasion is not Occasion.TICK or now is None:
@@ -125,20 +125,20 @@ def _released(kube: Kube, facts: HostFacts, listed: Listed | None) -> HostFacts:
     """What CAPM3 borrows; on a tick, the claims the host's record names (`listed` by the
     caller, else one label-scoped LIST) and a hanging host's addresses."""
     host, now = facts.host, facts.now
-    if lifecycle.lendable(host):
+    if on_host.lendable(host):
         claims, data = released.lending(kube, host)
         named = released.capm3_named(kube, host, claims, data)
         facts = replace(facts, claims=claims, data=data, capm3_named=named)
     if facts.occasion is Occasion.TICK:
         facts = replace(facts, held=released.held(kube, host, listed))
-    if facts.gone is not None and not reclaim.released(host):
+    if facts.gone is not None and not on_host.released(host):
         facts = replace(facts, gone=None)
-    if reclaim.wants_record(host, facts.held, facts.gone is not None):
+    if ownership.wants_record(host, facts.held, facts.gone is not None):
         facts = replace(facts, secret=released.record_secret(kube, host))
     if facts.occasion is not Occasion.TICK:
         facts = replace(facts, reclaimed=released.reclaimed(kube, host, listed))
-    if repair.wanted(host):
+    if on_host.may_have_lost_secret(host):
         facts = _repairing(kube, facts, listed)
-    if facts.occasion is Occasion.TICK and now and hang.hanging(host, now, facts.hang_seconds):
+    if facts.occasion is Occasion.TICK and now and on_host.hanging(host, now, facts.hang_seconds):
         return replace(facts, hang_addresses=released.claimed_addresses(kube, host))
     return facts

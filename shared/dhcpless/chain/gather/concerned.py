@@ -20,12 +20,12 @@ from dhcpless.chain.cause import (
     PoolChanged,
     SecretWritten,
 )
-from dhcpless.chain.decide import heal, lifecycle
 from dhcpless.chain.gate import Gate, gate, secret_name
 from dhcpless.chain.gather import ipam
 from dhcpless.chain.gather.lookup import secret_or_none
+from dhcpless.chain.predicates import on_host, ownership
 from dhcpless.errors import Gone
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Secret
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ def _borrowers(kube: Kube, made: Metal3DataMade) -> Concerned:
     return [
         (h, made)
         for h in kube.list_hosts(made.namespace)
-        if lifecycle.borrower_name(h) == made.claim and lifecycle.lendable(h)
+        if on_host.borrower_name(h) == made.claim and on_host.lendable(h)
     ]
 
 
@@ -100,11 +100,11 @@ def _answered(kube: Kube, answered: ClaimsAnswered) -> Concerned:
     stops here; without a UID it cannot be ours, `chain.identity`); while any other is
     unanswered (no address, no error) its own event will come, so only the last answer goes
     on, with the LIST handed to the pipeline (not read again)."""
-    claim, owner = answered.claim, heal.host_of(answered.claim)
+    claim, owner = answered.claim, ownership.host_of(answered.claim)
     if owner is None:
         return []
     namespace = claim.metadata.namespace or "default"
-    listed = kube.list_claims(namespace, heal.selector(*owner))
+    listed = kube.list_claims(namespace, ownership.selector(*owner))
     itself = [
         c
         for c in listed

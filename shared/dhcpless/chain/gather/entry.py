@@ -14,7 +14,7 @@ from typing import TypeVar, cast
 
 from dhcpless.chain.cause import Cause, HostChanged, Key
 from dhcpless.errors import Gone
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, IPPool
 from dhcpless.models.base import K8sObject
 

@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterator, Sequence
 
 from dhcpless import keys
 from dhcpless.chain.cause import Key
-from dhcpless.chain.decide import reclaim
+from dhcpless.chain.predicates import ownership
 from dhcpless.errors import DhcplessError
-from dhcpless.kube import namespaces
-from dhcpless.kube.client import Kube
-from dhcpless.kube.resources import CONFIGMAPS, HOSTS
+from dhcpless.kube.api import namespaces
+from dhcpless.kube.api.client import Kube
+from dhcpless.kube.api.resources import CONFIGMAPS, HOSTS
 from dhcpless.models import BareMetalHost, IPClaim, IPPool
 from dhcpless.models.configmap import ConfigMap
 from dhcpless.names import fits_label
@@ -50,7 +50,7 @@ def claims_held(kube: Kube, hosts: Sequence[BareMetalHost]) -> dict[Key, tuple[I
     cannot be listed now is left out (its hosts are not re-claimed this tick; the next tries)."""
     wanted: dict[str, list[str]] = {}
     for host in hosts:
-        if reclaim.recorded(host) is not None and fits_label(host.name):
+        if ownership.recorded(host) is not None and fits_label(host.name):
             wanted.setdefault(host.namespace, []).append(host.name)
     found: dict[Key, tuple[IPClaim, ...]] = {}
     for namespace, names in sorted(wanted.items()):

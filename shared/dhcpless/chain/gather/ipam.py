@@ -9,13 +9,13 @@ from datetime import datetime
 
 from dhcpless import keys, render
 from dhcpless.chain import identity
-from dhcpless.chain.decide import heal, stalls
-from dhcpless.chain.decide.external import external
 from dhcpless.chain.facts import External, Unanswered
 from dhcpless.chain.gather.lookup import selector
+from dhcpless.chain.predicates import answers, ownership
+from dhcpless.chain.predicates.answers import external
 from dhcpless.errors import Gone, Transient
-from dhcpless.kube import capi
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api import capi
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim
 from dhcpless.refs import HostRef
 
@@ -68,7 +68,7 @@ def unanswered(
     (ip-address-manager `controllers/ippool_controller.go` Reconcile returns without requeue
     while the Cluster is missing); then our CAPI claims nobody answered."""
     found: list[Unanswered] = []
-    for claim in stalls.pending(claims):
+    for claim in answers.pending(claims):
         namespace, pool = claim.metadata.namespace or "default", claim.spec.pool.name
         try:
             cluster = kube.get_pool(namespace, pool).spec.cluster_name
@@ -77,16 +77,18 @@ def unanswered(
             continue
         if cluster and not capi.cluster_exists(kube, namespace, cluster):
             found.append(Unanswered(claim.metadata.name, namespace, pool, cluster))
-        elif cluster and stalls.age(claim.metadata.creation_timestamp, now) >= stalls.FRESH_SECONDS:
+        elif (
+            cluster and answers.age(claim.metadata.creation_timestamp, now) >= answers.FRESH_SECONDS
+        ):
             notes = bool(claim.metadata.annotations)
             found.append(Unanswered(claim.metadata.name, namespace, pool, cluster, True, notes))
-    return (*found, *stalls.external_pending(outside, now))
+    return (*found, *answers.external_pending(outside, now))
 
 
 def failed_in_pool(kube: Kube, namespace: str, pool: str) -> list[tuple[str, str]]:
     """The hosts with a failed claim of ours in one pool (one label-scoped LIST, paged: only
     the failed claims are kept, never every claim of the fleet at once), the one waiting
-    longest first (`heal.oldest_first`)."""
-    failed = [c for page in kube.claim_pages(namespace, OURS) for c in heal.failed(page, pool)]
-    owners = (heal.host_of(c) for c in heal.oldest_first(failed))
+    longest first (`answers.oldest_first`)."""
+    failed = [c for page in kube.claim_pages(namespace, OURS) for c in answers.failed(page, pool)]
+    owners = (ownership.host_of(c) for c in answers.oldest_first(failed))
     return list(dict.fromkeys(o for o in owners if o is not None))

@@ -12,7 +12,7 @@ from dhcpless import keys, names
 from dhcpless.chain import identity
 from dhcpless.chain.facts import Found, Problem, TemplateLookup
 from dhcpless.errors import Gone, InvalidInput, Transient
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Metal3MachineTemplate, Secret
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef

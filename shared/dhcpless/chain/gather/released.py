@@ -10,12 +10,12 @@ from collections.abc import Mapping, Sequence
 
 from dhcpless import keys
 from dhcpless.chain.cause import Listed
-from dhcpless.chain.decide import collision, reclaim
-from dhcpless.chain.decide.lifecycle import borrower
 from dhcpless.chain.gather.lookup import addresses, host_claims, mine, secret_or_none, selector
+from dhcpless.chain.predicates import collision, ownership
+from dhcpless.chain.predicates.on_host import borrower
 from dhcpless.errors import Gone
-from dhcpless.kube import capm3
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api import capm3
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret
 from dhcpless.models.capm3 import Metal3Data
 from dhcpless.names import fits_label
@@ -81,7 +81,7 @@ def claimed_addresses(kube: Kube, host: BareMetalHost) -> tuple[IPAddress, ...]:
 def held(kube: Kube, host: BareMetalHost, listed: Listed | None) -> tuple[IPClaim, ...] | None:
     """The claims in the namespace the host's record names (None: no record): those the
     caller `listed` there (resync: `ours_in`), else one LIST by the host's labels."""
-    record = reclaim.recorded(host)
+    record = ownership.recorded(host)
     if record is None:
         return None
     if listed is not None and listed[0] == record[0]:
@@ -93,7 +93,7 @@ def held(kube: Kube, host: BareMetalHost, listed: Listed | None) -> tuple[IPClai
 
 def record_secret(kube: Kube, host: BareMetalHost) -> Secret | None:
     """The Secret the released host names (one GET): where our trusted record is
-    (`reclaim.trusted` checks it is ours)."""
+    (`ownership.trusted` checks it is ours)."""
     name = host.spec.preprovisioning_network_data_name
     return secret_or_none(kube, host.namespace, name) if name else None
 

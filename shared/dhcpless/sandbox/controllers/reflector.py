@@ -1,31 +1,43 @@
-"""client-go's reflector: LIST, then WATCH from the list's resourceVersion.
+"""client-go's reflector for the stand-ins: the product's one reflector (`dhcpless.kube`
+`Reflector`, the watch cache's too) with the stand-ins' policy and handlers.
 
 Exists on its own because three stand-ins stand on it: the ApiServerSource adapter (one per
 watched resource; it ignores the LIST, as the real adapter's store does) and the IPAM and BMO
 controllers (which enqueue everything the LIST returns, as an informer's initial sync does).
-The watch is resumed from the last seen resourceVersion and re-LISTed only on 410 Gone.
+The watch is resumed from the last seen resourceVersion and re-LISTed only on 410 Gone; a
+failure is retried after a short pause, for ever (a stand-in never gives up on its kind).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
-from kubernetes import client, watch
-from kubernetes.client.exceptions import ApiException
+from kubernetes import client
 
-log = logging.getLogger(__name__)
-
-_Watch: Any = watch.Watch
-"""The official client's watch helper (untyped upstream)."""
+from dhcpless.kube import Listed, ReflectorPolicy, StreamEvent
+from dhcpless.kube import Reflector as KubeReflector
+from dhcpless.kube.api.resources import Resource
+from dhcpless.models.base import K8sObject
 
 _RETRY_PAUSE = 0.2
 _WATCH_SECONDS = 300
+POLICY = ReflectorPolicy(
+    backoff_first=_RETRY_PAUSE,
+    backoff_max=_RETRY_PAUSE,
+    jitter=0.0,
+    watch_seconds=(_WATCH_SECONDS, _WATCH_SECONDS),
+    relist_after_broken_watch=False,
+    give_up=frozenset(),
+    page=None,
+    bookmarks=False,
+    failure_level=logging.DEBUG,
+)
+"""One LIST request, watches of `_WATCH_SECONDS`, a constant pause, no bookmarks asked for."""
 
 
 class WatchEvent(StrEnum):
@@ -46,39 +58,25 @@ class WatchedResource:
     label_selector: str | None = None
     namespace: str | None = None
     cluster_scoped: bool = False
-    """A core kind without namespaces (Namespace): `list_<kind>`, not `..._for_all_namespaces`."""
+    """A kind without namespaces (Namespace)."""
 
-    def list_call(self, api: client.ApiClient) -> tuple[Callable[..., Any], dict[str, Any]]:
-        """The official client's list function for this collection, and its arguments."""
+    def descriptor(self) -> Resource[K8sObject]:
+        """The product's descriptor of this kind (its objects are handed on raw)."""
         group, _, version = self.api_version.rpartition("/")
-        selector = {"label_selector": self.label_selector} if self.label_selector else {}
-        if group:
-            custom = client.CustomObjectsApi(api)
-            args = {"group": group, "version": version, "plural": self.plural, **selector}
-            if self.namespace:
-                return custom.list_namespaced_custom_object, {**args, "namespace": self.namespace}
-            return custom.list_cluster_custom_object, args
-        core, singular = client.CoreV1Api(api), _snake(self.kind)
-        if self.cluster_scoped:
-            return getattr(core, f"list_{singular}"), selector
-        if self.namespace:
-            namespaced = {"namespace": self.namespace, **selector}
-            return getattr(core, f"list_namespaced_{singular}"), namespaced
-        return getattr(core, f"list_{singular}_for_all_namespaces"), selector
-
-
-def _snake(kind: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() else c for c in kind).lstrip("_")
+        return Resource(
+            self.kind, group, version, self.plural, K8sObject.from_k8s, not self.cluster_scoped
+        )
 
 
 ListHandler = Callable[[list[dict[str, Any]]], None]
 EventHandler = Callable[[WatchEvent, dict[str, Any]], None]
 
 
-class Reflector:
+class Reflector(KubeReflector):
     """LIST, then WATCH from the list's resourceVersion; re-LIST only when the watch expires.
 
     `on_list` sees every LIST result (controllers enqueue it; the event source ignores it).
+    `expired` counts re-watches answered 410 Gone (then a relist): for the event source, a gap.
     """
 
     def __init__(
@@ -88,62 +86,25 @@ class Reflector:
         on_event: EventHandler,
         on_list: ListHandler | None = None,
     ) -> None:
-        self._api, self._resource = api, resource
+        namespace = None if resource.cluster_scoped else resource.namespace
+        selector = resource.label_selector or ""
+        super().__init__(api, resource.descriptor(), namespace, selector, POLICY, resource.kind)
         self._on_event, self._on_list = on_event, on_list
-        self._stopped = threading.Event()
-        self._synced = threading.Event()
-        self._watch: Any = None
-        self.expired = 0
-        """Re-watches answered 410 Gone (then a relist): for the event source, a gap."""
-        self._thread = threading.Thread(target=self._run, daemon=True, name=resource.kind)
-
-    def start(self) -> None:
-        self._thread.start()
+        self._listed_once = threading.Event()
+        """Set at the first successful LIST, never cleared (`wait_synced`)."""
 
     def stop(self) -> None:
-        self._stopped.set()
-        if self._watch is not None:
-            self._watch.stop()
+        super().stop()
         self._thread.join(timeout=2)
 
     def wait_synced(self, timeout: float) -> bool:
-        return self._synced.wait(timeout)
+        return self._listed_once.wait(timeout)
 
-    def _run(self) -> None:
-        version: str | None = None
-        while not self._stopped.is_set():
-            try:
-                version = version or self._list()
-                version = self._watch_from(version)
-            except ApiException as error:
-                self.expired += error.status == 410
-                version = None if error.status == 410 else version
-                self._stopped.wait(_RETRY_PAUSE)
-            except Exception:  # the API went away or broke mid-stream: retry like client-go
-                if not self._stopped.is_set():
-                    log.debug("watch of %s failed; retrying", self._resource.kind, exc_info=True)
-                self._stopped.wait(_RETRY_PAUSE)
-
-    def _list(self) -> str:
-        func, args = self._resource.list_call(self._api)
-        response = func(**args, _preload_content=False)
-        body = json.loads(response.data)
+    def _listed(self, listed: Listed) -> None:
         if self._on_list is not None:
-            self._on_list(body.get("items") or [])
-        self._synced.set()
-        return str(body["metadata"]["resourceVersion"])
+            self._on_list([cast(dict[str, Any], obj) for obj in listed.items])
+        self._listed_once.set()
 
-    def _watch_from(self, version: str) -> str:
-        func, args = self._resource.list_call(self._api)
-        self._watch = _Watch()
-        stream = self._watch.stream(
-            func, **args, resource_version=version, timeout_seconds=_WATCH_SECONDS
-        )
-        for event in stream:
-            if self._stopped.is_set():
-                break
-            obj = event["raw_object"]
-            version = str(obj.get("metadata", {}).get("resourceVersion") or version)
-            if event["type"] in WatchEvent.__members__:
-                self._on_event(WatchEvent(event["type"]), obj)
-        return version
+    def _event(self, event: StreamEvent) -> None:
+        if event.type in WatchEvent.__members__:
+            self._on_event(WatchEvent(event.type), cast(dict[str, Any], event.object))

@@ -22,7 +22,7 @@ from cloudevents.core.bindings.http import (
 )
 from cloudevents.core.exceptions import BaseCloudEventException
 
-from dhcpless.kube import onewrite
+from dhcpless.kube import one_write
 from dhcpless.sandbox.eventing.delivery import Delivery, Outcome, Subscriber, classify
 from dhcpless.sandbox.eventing.event_copy import with_attributes
 
@@ -49,7 +49,7 @@ class Dispatcher:
     def __init__(self, workers: int, namespace: str) -> None:
         # an event's head and body in one write, as Go's net/http (Knative's dispatcher) writes
         # a request through one buffered writer (`persistConn.writeLoop`): `kube.onewrite`
-        self._http = onewrite.install(urllib3.PoolManager(maxsize=workers, retries=False))
+        self._http = one_write(urllib3.PoolManager(maxsize=workers, retries=False))
         self._namespace = namespace
 
     def attempt(

@@ -114,13 +114,12 @@ def function_factory(
     `KUBE_CACHE`, the adapter has a watch cache, kept in `caches` for the world to stop."""
     module = importlib.import_module(registry.function(name.value).module)
     kube = importlib.import_module("dhcpless.kube")
-    watchcache = importlib.import_module("dhcpless.kube.watchcache")
     kept: list[Any] = []
 
     def adapter() -> Any:
         made = api()
         if KUBE_CACHE and not kept:
-            kept.append(watchcache.WatchCache(made, kinds=watchcache.kinds_for(name.value)))
+            kept.append(kube.WatchCache(made, kinds=kube.cached_kinds(name.value)))
             if caches is not None:
                 caches.append(kept[0])
         return kube.Kube(made, cache=kept[0] if kept else None)

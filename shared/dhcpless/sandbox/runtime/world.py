@@ -20,7 +20,7 @@ from urllib3.connection import HTTPConnection
 
 from dhcpless.crds import crd_files
 from dhcpless.keys import FunctionName
-from dhcpless.kube import posting
+from dhcpless.kube.events import posting
 from dhcpless.sandbox.apiserver import SandboxServer, rbac
 from dhcpless.sandbox.apiserver.http_handler import WATCH_SEND_BUFFER
 from dhcpless.sandbox.apiserver.rbac import Authorizer

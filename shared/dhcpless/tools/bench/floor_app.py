@@ -3,8 +3,9 @@
 A Knative function in Python with this project's runtime dependencies — Flask, cloudevents,
 pydantic and the `kubernetes` client — that parses the event into one pydantic model and makes
 one GET, started exactly as the real functions are (`sandbox.processes`, gunicorn with
-`dhcpless.serving.gunicorn_slim`) and configured the same way (`dhcpless.kube.config`). The real
-functions' extra cold start over it is what our own code costs: `cold_start_ratio_to_floor`.
+`dhcpless.serving.gunicorn_slim`) and configured the same way
+(`dhcpless.kube.transport.config`). The real functions' extra cold start over it is what our
+own code costs: `cold_start_ratio_to_floor`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 from pydantic import BaseModel, ConfigDict
 
-from dhcpless.kube.config import configuration
+from dhcpless.kube import configuration
 
 APP = "dhcpless.tools.bench.floor_app:create_app()"
 """The gunicorn app-factory string."""

@@ -5,11 +5,12 @@ Exists because the floor measured after the batch, on an idle server, compared t
 requests (each waiting behind the broker, the stand-ins and the other functions' requests in
 the sandbox's process) with requests that waited for nothing: the ratio measured the load,
 not our code. The sampler is a separate process, as each function is, with the `kubernetes`
-client configured as the functions' is (`dhcpless.kube.config`), under its own identity (never
-counted as a function's read or write). It works on hosts of its own namespace, paused (BMO
-leaves them alone) and labelled done (no source sends their events), and reads the batch's
-template and pools. Between two samples it waits `PACING` times the last sample's duration,
-so it adds about a fifth of one client's requests to the load it measures.
+client configured as the functions' is (`dhcpless.kube.transport.config`), under its own
+identity (never counted as a function's read or write). It works on hosts of its own
+namespace, paused (BMO leaves them alone) and labelled done (no source sends their events),
+and reads the batch's template and pools. Between two samples it waits `PACING` times the
+last sample's duration, so it adds about a fifth of one client's requests to the load it
+measures.
 
 Run by the bench as `python -m dhcpless.tools.bench.floor_live SHARED OWN POOLS TEMPLATE HOSTS`; it
 imports and configures its client at once, starts sampling at the first line on its stdin (the
@@ -87,7 +88,7 @@ def sample(where: Where, hosts: int, go: threading.Event, stop: threading.Event)
     minimum)."""
     from kubernetes import client
 
-    from dhcpless.kube.config import configuration
+    from dhcpless.kube import configuration
 
     api = client.ApiClient(configuration())
     custom, core = client.CustomObjectsApi(api), client.CoreV1Api(api)

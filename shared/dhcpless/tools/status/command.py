@@ -26,8 +26,8 @@ from dhcpless import keys
 from dhcpless.chain.decide import hang
 from dhcpless.chain.gate import secret_name
 from dhcpless.errors import DhcplessError
-from dhcpless.kube import config
-from dhcpless.kube.client import Kube
+from dhcpless.kube import configuration
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Metal3MachineTemplate
 from dhcpless.templates import resolve
 from dhcpless.tools.status.phase import Phase as Phase  # re-exported: the CLI's and tests' name
@@ -188,7 +188,7 @@ def caller_client(kubeconfig: str | None = None, context: str | None = None) -> 
     """The caller's kubeconfig (`--kubeconfig`, else `KUBECONFIG` merged as kubectl merges it;
     `--context`), without the functions' watch cache: a command that reads once starts no
     watches (which the caller's RBAC may not even allow)."""
-    return Kube(ApiClient(config.configuration(explicit=kubeconfig, context=context)))
+    return Kube(ApiClient(configuration(explicit=kubeconfig, context=context)))
 
 
 def run_status(

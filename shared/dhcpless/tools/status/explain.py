@@ -89,7 +89,7 @@ def findings(host: BareMetalHost, secret: Secret) -> tuple[Finding, ...]:
     trouble, document = netcheck.inspect(secret)
     if trouble is not None:
         return (Finding("document", keys.NETWORK_DATA_KEY, trouble, _SHAPE_WAY_OUT),)
-    if formats.secret_format(secret) is keys.NetworkDataFormat.NMSTATE_IN_NETWORK_DATA:
+    if formats.secret_format(secret).foreign is not None:  # not judged by the rules here
         refused = netcheck.release_refusals(host, secret, document)
         return tuple(Finding("nmstate", keys.NETWORK_DATA_KEY, e.message, "") for e in refused)
     if not isinstance(document, Mapping):

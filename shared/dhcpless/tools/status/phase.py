@@ -17,11 +17,11 @@ from datetime import datetime
 from enum import StrEnum
 
 from dhcpless import keys
-from dhcpless.chain.decide import hang, slipped
 from dhcpless.chain.gate import Gate, gate
+from dhcpless.chain.predicates import on_host
 from dhcpless.keys import ProvisioningState
-from dhcpless.kube.recorder import Reason
 from dhcpless.models import BareMetalHost, IPClaim
+from dhcpless.reasons import Reason
 
 
 class Phase(StrEnum):
@@ -115,12 +115,12 @@ def phase_of(host: BareMetalHost, seen: Seen, now: datetime, hang_after: float) 
         return _paused_for_us(host, seen)
     if keys.RELEASED_AT_ANNOTATION not in host.annotations and not seen.claims:
         return _never_ours(host, seen)
-    if hang.hanging(host, now, hang_after):
+    if on_host.hanging(host, now, hang_after):
         return Phase.STUCK
     past = PAST.get(host.status.provisioning.state)
     if past is not None:
         return past
-    return Phase.INSPECTING if hang.stalled(host) else Phase.RELEASED
+    return Phase.INSPECTING if on_host.stalled(host) else Phase.RELEASED
 
 
 def _paused_for_us(host: BareMetalHost, seen: Seen) -> Phase:
@@ -143,7 +143,7 @@ def _never_ours(host: BareMetalHost, seen: Seen) -> Phase | None:
     opted_out = host.labels.get(keys.PREPROVISIONING_SCOPE_LABEL) == keys.SCOPE_DISABLED
     if gate(host) is not Gate.NOT_PAUSED or not seen.has_template or opted_out:
         return None
-    if slipped.slipped(host):
+    if on_host.slipped(host):
         return Phase.UNPAUSED
     return None if host.status.provisioning.state in DONE else Phase.NOT_PAUSED
 

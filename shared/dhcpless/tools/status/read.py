@@ -16,8 +16,8 @@ from kubernetes import client as k8s
 from kubernetes.client.exceptions import ApiException
 
 from dhcpless import keys
-from dhcpless.kube.client import Kube
-from dhcpless.kube.errors import Verb, translated
+from dhcpless.kube import Verb, translated
+from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Metal3MachineTemplate
 
 OURS = f"{keys.MANAGED_BY_LABEL}={keys.MANAGED_BY_VALUE}"

@@ -16,7 +16,7 @@ from kubernetes.config import ConfigException
 
 from dhcpless.chain.decide.hang import DEFAULT_HANG_SECONDS
 from dhcpless.errors import DhcplessError
-from dhcpless.kube.client import Kube
+from dhcpless.kube.api.client import Kube
 from dhcpless.tools.cli_errors import UsageError
 from dhcpless.tools.status import explain
 from dhcpless.tools.status.command import (
