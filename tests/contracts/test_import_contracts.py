@@ -70,12 +70,12 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
         pytest.param("dhcpless/models/base.py", "import dhcpless.kube.client", MODELS, id="model"),
         pytest.param(
             "functions/resync/app.py",
-            "import dhcpless.sandbox.runtime.world",
+            "import dhcpless_sandbox.runtime.world",
             SERVING,
             id="fn-sandbox",
         ),
         pytest.param(
-            "dhcpless/chain/gate.py", "import dhcpless.tools.demo.run", SERVING, id="chain-demo"
+            "dhcpless/chain/gate.py", "import dhcpless_sandbox.demo.run", SERVING, id="chain-demo"
         ),
         pytest.param(
             "dhcpless/kube/generic.py",

@@ -30,13 +30,13 @@ import pytest
 from kubernetes import client as k8s
 
 from dhcpless.keys import NAMESPACE_ENV, FunctionName
-from dhcpless.sandbox.runtime import processes
-from dhcpless.sandbox.runtime.processes import ProcessSpec
-from dhcpless.sandbox.runtime.world import WorldSettings
-from dhcpless.sandbox.standins.bmo import GleanMode
-from dhcpless.tools.bench import inventory
-from dhcpless.tools.bench.world import ProcessWorld, app_of, token
-from dhcpless.tools.demo.inventory import create
+from dhcpless_sandbox.bench import inventory
+from dhcpless_sandbox.bench.world import ProcessWorld, app_of, token
+from dhcpless_sandbox.demo.inventory import create
+from dhcpless_sandbox.runtime import processes
+from dhcpless_sandbox.runtime.processes import ProcessSpec
+from dhcpless_sandbox.runtime.world import WorldSettings
+from dhcpless_sandbox.standins.bmo import GleanMode
 from tests.manifests.support import SERVED_PACKAGES
 from tests.manifests.test_image import (
     EXPECTED_API_REQUESTS,

@@ -93,7 +93,7 @@ import importlib
 for app in apps:
     importlib.import_module(app.split(":")[0])
 import dhcpless.serving.serve, dhcpless.tools.cli
-findable = [m for m in ("dhcpless.sandbox", "dhcpless.tools.demo", "dhcpless.tools.bench")
+findable = [m for m in ("dhcpless_sandbox", "dhcpless_sandbox.demo", "dhcpless_sandbox.bench")
             if importlib.util.find_spec(m) is not None]
 print(json.dumps({"modules": sorted(sys.modules), "findable": findable,
                   "from": os.path.dirname(dhcpless.serving.serve.__file__)}))

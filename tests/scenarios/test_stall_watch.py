@@ -10,7 +10,7 @@ from dhcpless.kube import Kube
 from dhcpless.kube.recorder import Reason, flush, record
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
-from dhcpless.sandbox.observe.stall_watch import StallWatch
+from dhcpless_sandbox.observe.stall_watch import StallWatch
 from tests.support import harness, objects
 from tests.support.waits import seconds
 

@@ -19,7 +19,7 @@ from kubernetes import client as k8s
 from dhcpless import registry
 from dhcpless.keys import EventType
 from dhcpless.kube import Kube, recorder
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from functions.resync.settings import ResyncSettings
 from tests.support import objects, scenario, upstream
 

@@ -18,8 +18,8 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.runtime.world import World, WorldSettings
-from dhcpless.tools.demo.inventory import create
+from dhcpless_sandbox.demo.inventory import create
+from dhcpless_sandbox.runtime.world import World, WorldSettings
 from tests.support import objects
 from tests.support.waits import eventually, stays
 

@@ -17,7 +17,7 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
 from dhcpless import keys
-from dhcpless.sandbox.standins.ipam import IPAMController
+from dhcpless_sandbox.standins.ipam import IPAMController
 from tests.support.waits import eventually
 
 NS, G, V = "default", keys.IPAM_GROUP, keys.IPAM_VERSION

@@ -12,63 +12,63 @@ import importlib
 import pytest
 
 MOVED = {
-    "dhcpless.sandbox.eventing.eventsource": {
-        "dhcpless.sandbox.controllers.reflector": [
+    "dhcpless_sandbox.eventing.eventsource": {
+        "dhcpless_sandbox.controllers.reflector": [
             "WatchEvent",
             "WatchedResource",
             "Reflector",
             "ListHandler",
         ],
-        "dhcpless.sandbox.eventing.source_events": ["Mode", "make_event", "guess_plural"],
-        "dhcpless.sandbox.eventing.faults": ["Faults"],
+        "dhcpless_sandbox.eventing.source_events": ["Mode", "make_event", "guess_plural"],
+        "dhcpless_sandbox.eventing.faults": ["Faults"],
     },
-    "dhcpless.sandbox.eventing.broker": {
-        "dhcpless.sandbox.eventing.delivery": [
+    "dhcpless_sandbox.eventing.broker": {
+        "dhcpless_sandbox.eventing.delivery": [
             "BackoffPolicy",
             "Outcome",
             "Delivery",
             "Subscriber",
             "UrlSubscriber",
         ],
-        "dhcpless.sandbox.eventing.filters": [
+        "dhcpless_sandbox.eventing.filters": [
             "Filter",
             "subscriptions_filter",
             "attributes_filter",
             "trigger_filter",
         ],
     },
-    "dhcpless.sandbox.standins.ipam": {
-        "dhcpless.sandbox.standins.ipam_spec": ["IP", "Network", "PoolEntry", "PoolSpec"],
-        "dhcpless.sandbox.standins.allocation": [
+    "dhcpless_sandbox.standins.ipam": {
+        "dhcpless_sandbox.standins.ipam_spec": ["IP", "Network", "PoolEntry", "PoolSpec"],
+        "dhcpless_sandbox.standins.allocation": [
             "Allocation",
             "AllocationFailed",
             "allocate",
             "address_name",
         ],
-        "dhcpless.sandbox.standins.ip_ranges": ["candidates"],
+        "dhcpless_sandbox.standins.ip_ranges": ["candidates"],
     },
-    "dhcpless.sandbox.standins.bmo": {
-        "dhcpless.sandbox.standins.ramdisk": ["GleanMode", "BootResult", "ramdisk_boot"],
-        "dhcpless.sandbox.standins.bmh_status": [
+    "dhcpless_sandbox.standins.bmo": {
+        "dhcpless_sandbox.standins.ramdisk": ["GleanMode", "BootResult", "ramdisk_boot"],
+        "dhcpless_sandbox.standins.bmh_status": [
             "host_status",
             "missing_secret_message",
             "network_data_from_secret",
         ],
     },
-    "dhcpless.sandbox.runtime.runner": {
-        "dhcpless.sandbox.controllers.workqueue": ["WorkQueue", "Handler"]
+    "dhcpless_sandbox.runtime.runner": {
+        "dhcpless_sandbox.controllers.workqueue": ["WorkQueue", "Handler"]
     },
-    "dhcpless.sandbox.runtime.world": {
-        "dhcpless.sandbox.runtime.wiring": [
+    "dhcpless_sandbox.runtime.world": {
+        "dhcpless_sandbox.runtime.wiring": [
             "DELIVERY",
             "TRIGGER_FILTERS",
             "SOURCES",
             "function_factory",
         ]
     },
-    "dhcpless.tools.demo.run": {
-        "dhcpless.tools.demo.inventory": ["inventory", "host", "create", "NAMESPACE", "POOL"],
-        "dhcpless.tools.demo.report": ["HostRow", "observe", "report", "print_table", "Progress"],
+    "dhcpless_sandbox.demo.run": {
+        "dhcpless_sandbox.demo.inventory": ["inventory", "host", "create", "NAMESPACE", "POOL"],
+        "dhcpless_sandbox.demo.report": ["HostRow", "observe", "report", "print_table", "Progress"],
     },
 }
 ROWS = [
@@ -86,31 +86,31 @@ def test_name_is_reexported(old: str, name: str, new: str) -> None:
 
 
 PUBLIC_BEFORE_SPLIT = {
-    "dhcpless.sandbox.eventing.eventsource": (
+    "dhcpless_sandbox.eventing.eventsource": (
         "ApiServerSource EventHandler Faults ListHandler Mode Reflector Sink "
         "SourceResource WatchEvent WatchedResource guess_plural make_event"
     ),
-    "dhcpless.sandbox.eventing.broker": (
+    "dhcpless_sandbox.eventing.broker": (
         "Attributes BackoffPolicy Broker BrokerStats Delivery Filter MAX_TTL Outcome "
         "Subscriber Trigger UrlSubscriber attributes_filter classify parse_duration "
         "subscriptions_filter trigger_filter"
     ),
-    "dhcpless.sandbox.standins.ipam": (
+    "dhcpless_sandbox.standins.ipam": (
         "Allocation AllocationFailed IP IPAMController Network PoolEntry PoolKey PoolSpec "
         "REQUESTED_IP_ANNOTATION address_name allocate candidates"
     ),
-    "dhcpless.sandbox.standins.bmo": (
+    "dhcpless_sandbox.standins.bmo": (
         "BMOController BootResult GleanMode HostKey host_status missing_secret_message "
         "network_data_from_secret ramdisk_boot"
     ),
-    "dhcpless.sandbox.runtime.runner": (
+    "dhcpless_sandbox.runtime.runner": (
         "FunctionService Handler K QuietHandler Reaper WSGIApp WorkQueue serve"
     ),
-    "dhcpless.sandbox.runtime.world": (
+    "dhcpless_sandbox.runtime.world": (
         "BROKER Counters DELIVERY DeadLetters OURS PING_SOURCE PING_TYPE SOURCES "
         "TRIGGER_FILTERS World WorldSettings function_factory"
     ),
-    "dhcpless.tools.demo.run": (
+    "dhcpless_sandbox.demo.run": (
         "NAMESPACE POOL ROLE TEMPLATE HostRow Progress create host inventory observe "
         "print_table report run_demo run_sandbox_world wait_for_hosts"
     ),

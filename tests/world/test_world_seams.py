@@ -18,13 +18,13 @@ from cloudevents.core.v1.event import CloudEvent
 from kubernetes.client.exceptions import ApiException
 from werkzeug.test import Client
 
-from dhcpless.sandbox.controllers.custom_objects import ignore_missing, none_if_missing
-from dhcpless.sandbox.controllers.periodic import Periodic
-from dhcpless.sandbox.eventing.event_copy import with_attributes
-from dhcpless.sandbox.eventing.faults import FaultInjector, Faults
-from dhcpless.sandbox.eventing.ingress import ingress_app
-from dhcpless.sandbox.standins.ifupdown import boot_nic_addresses, parse_ifupdown
-from dhcpless.sandbox.standins.ipam_state import indexes_status, pending_claims
+from dhcpless_sandbox.controllers.custom_objects import ignore_missing, none_if_missing
+from dhcpless_sandbox.controllers.periodic import Periodic
+from dhcpless_sandbox.eventing.event_copy import with_attributes
+from dhcpless_sandbox.eventing.faults import FaultInjector, Faults
+from dhcpless_sandbox.eventing.ingress import ingress_app
+from dhcpless_sandbox.standins.ifupdown import boot_nic_addresses, parse_ifupdown
+from dhcpless_sandbox.standins.ipam_state import indexes_status, pending_claims
 from tests.support.waits import event_set, stays
 
 NOW = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)

@@ -19,16 +19,16 @@ from dhcpless.tools.cli_errors import UsageError, is_user_error, problem
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from dhcpless.tools.demo.logs import demo_logs
+    from dhcpless_sandbox.demo.logs import demo_logs
 
     with demo_logs():
         if args.chaos:
-            from dhcpless.tools.demo.chaos import run_chaos_demo
+            from dhcpless_sandbox.demo.chaos import run_chaos_demo
 
             return run_chaos_demo(hosts=args.hosts, seed=args.seed, json_output=args.json)
-        from dhcpless.sandbox.eventing.delivery import BrokerMode
-        from dhcpless.sandbox.runtime.world import WorldSettings
-        from dhcpless.tools.demo.run import run_demo
+        from dhcpless_sandbox.demo.run import run_demo
+        from dhcpless_sandbox.eventing.delivery import BrokerMode
+        from dhcpless_sandbox.runtime.world import WorldSettings
 
         settings = WorldSettings(broker_mode=BrokerMode(args.broker))
         return run_demo(hosts=args.hosts, json_output=args.json, settings=settings)
@@ -42,8 +42,8 @@ def _folder_exists(option: str, path: str) -> None:
 
 def _sandbox(args: argparse.Namespace) -> int:
     _folder_exists("--kubeconfig", args.kubeconfig)
-    from dhcpless.tools.demo.logs import demo_logs
-    from dhcpless.tools.demo.run import run_sandbox_world
+    from dhcpless_sandbox.demo.logs import demo_logs
+    from dhcpless_sandbox.demo.run import run_sandbox_world
 
     with demo_logs():  # the same world as the demo: the same one-line log
         return run_sandbox_world(port=args.port, kubeconfig=Path(args.kubeconfig))
@@ -86,13 +86,13 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from dhcpless.tools.bench import figures
+    from dhcpless_sandbox.bench import figures
 
     if (args.plot or args.figures) and not figures.available():
         raise UsageError(f"{'--plot' if args.plot else '--figures'}: {figures.MISSING}")
     if args.figures:
         return _figures(Path(args.figures))
-    from dhcpless.tools.bench.run import run_bench
+    from dhcpless_sandbox.bench.run import run_bench
 
     plot = Path(args.plot) if args.plot else None
     if args.plot:
@@ -110,7 +110,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _figures(folder: Path) -> int:
     """`--figures DIR`: draw the figures of the reports saved there; no run."""
-    from dhcpless.tools.bench import records
+    from dhcpless_sandbox.bench import records
 
     if not folder.is_dir() or not any(folder.glob("*.json")):
         raise UsageError(f"--figures {folder}: no saved reports (*.json) there")
@@ -191,7 +191,7 @@ def _add(
 
 def _broker_option(parser: argparse.ArgumentParser) -> None:
     """Which delivery model the embedded Broker uses
-    (`dhcpless.sandbox.eventing.delivery.BrokerMode`; the values are spelled here so `--help`
+    (`dhcpless_sandbox.eventing.delivery.BrokerMode`; the values are spelled here so `--help`
     needs no sandbox import)."""
     help_text = "sync: as the default Broker is installed (default); async: answer at once"
     parser.add_argument("--broker", choices=["sync", "async"], default="sync", help=help_text)

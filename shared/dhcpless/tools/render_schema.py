@@ -16,6 +16,7 @@ without the `sandbox` extra. Not evaluated: CEL rules, formats, patterns, length
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import json
 from collections.abc import Iterator, Mapping
 from functools import cache
@@ -39,8 +40,9 @@ _TYPES: dict[str, tuple[type, ...]] = {
 
 @cache
 def _crds() -> tuple[JSON, ...]:
-    sandbox = resources.files("dhcpless").joinpath("sandbox", "crds")  # not in the image
-    theirs = [f for f in sandbox.iterdir() if f.name.endswith(".yaml")] if sandbox.is_dir() else []
+    found = importlib.util.find_spec("dhcpless_sandbox") is not None  # not in the image
+    sandbox = resources.files("dhcpless_sandbox").joinpath("crds") if found else None
+    theirs = [f for f in sandbox.iterdir() if f.name.endswith(".yaml")] if sandbox else []
     files = [*crd_files(), *theirs]
     docs = (d for f in files for d in yaml.safe_load_all(f.read_text()))
     return tuple(

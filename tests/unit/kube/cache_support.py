@@ -13,7 +13,7 @@ from dhcpless import errors, keys
 from dhcpless.kube import Kube
 from dhcpless.kube.informer import Informer
 from dhcpless.models.refs import TemplateKind, TemplateRef
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import objects
 from tests.support.waits import eventually
 

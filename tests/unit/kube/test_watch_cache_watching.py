@@ -18,7 +18,7 @@ from kubernetes import client as k8s
 
 from dhcpless.kube import Kube, informer, resources, watchstream
 from dhcpless.kube.watchcache import WatchCache
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import objects
 from tests.support.waits import eventually, stays
 from tests.unit.kube.cache_support import (
