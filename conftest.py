@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -159,10 +160,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def _fresh_log_context() -> Iterator[None]:
     """Each test starts with no trace, host or delivery bound, and leaves none: a handler's step
     called in-process (`chain.act` binds the host) must not name a host on a later test's line."""
-    tokens = [
-        (var, var.set(None))
-        for var in (tracing.CURRENT, tracing.HOST, tracing.ON_FOLLOW, logs.DELIVERY)
-    ]
+    variables: tuple[ContextVar[Any], ...] = (
+        tracing.CURRENT,
+        tracing.HOST,
+        tracing.ON_FOLLOW,
+        logs.DELIVERY,
+    )
+    tokens = [(var, var.set(None)) for var in variables]
     yield
     for var, token in reversed(tokens):
         var.reset(token)
