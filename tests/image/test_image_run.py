@@ -158,7 +158,9 @@ def test_runs_as_the_images_user_on_a_read_only_root(image: bundle.Bundle) -> No
     assert done.returncode != 0 and "Read-only file system" in done.stderr, done.stderr
 
 
-@pytest.mark.parametrize("package", ["sandbox", "tools/demo", "tools/bench", "tests"])
+@pytest.mark.parametrize(
+    "package", ["sandbox", "tools/demo", "tools/bench", "tests", "dhcpless_sandbox"]
+)
 def test_image_holds_no_sandbox_demo_bench_or_tests(image: bundle.Bundle, package: str) -> None:
     site = next((image.rootfs / "opt" / "dhcpless" / "lib").glob("python3*/site-packages"))
     assert (site / "dhcpless" / "serving").is_dir()
