@@ -11,7 +11,6 @@ function's app is built on each cold start.
 
 from __future__ import annotations
 
-import importlib
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -19,10 +18,14 @@ from typing import Any
 from cloudevents.core.v1.event import CloudEvent
 from kubernetes import client
 
-from dhcpless import keys, registry
+from dhcpless import keys
 from dhcpless.keys import FunctionName
+from dhcpless.kube import Kube
+from dhcpless.kube.watchcache import WatchCache, kinds_for
 from dhcpless_sandbox.controllers.reflector import WatchedResource as Watched
 from dhcpless_sandbox.eventing.eventsource import Mode, SourceResource
+from functions.apps import create_app
+from functions.resync.settings import ResyncSettings
 
 BROKER = "dhcpless"
 PING_TYPE = "dev.knative.sources.ping"
@@ -112,23 +115,17 @@ def function_factory(
     """Each cold start builds the app anew with its own client, like a fresh pod; resync is
     told the namespace whose hosts it lists (in a pod: its own, see functions/resync). With
     `KUBE_CACHE`, the adapter has a watch cache, kept in `caches` for the world to stop."""
-    module = importlib.import_module(registry.function(name.value).module)
-    kube = importlib.import_module("dhcpless.kube")
-    watchcache = importlib.import_module("dhcpless.kube.watchcache")
-    kept: list[Any] = []
+    kept: list[WatchCache] = []
 
-    def adapter() -> Any:
+    def adapter() -> Kube:
         made = api()
         if KUBE_CACHE and not kept:
-            kept.append(watchcache.WatchCache(made, kinds=watchcache.kinds_for(name.value)))
+            kept.append(WatchCache(made, kinds=kinds_for(name.value)))
             if caches is not None:
                 caches.append(kept[0])
-        return kube.Kube(made, cache=kept[0] if kept else None)
+        return Kube(made, cache=kept[0] if kept else None)
 
-    extra: dict[str, Any] = {}
+    settings = None
     if name is FunctionName.RESYNC:
-        settings = importlib.import_module("functions.resync.settings")
-        extra["resync"] = settings.ResyncSettings(
-            namespace=namespace, namespace_selector=namespace_selector
-        )
-    return lambda: module.create_app(adapter(), **extra)
+        settings = ResyncSettings(namespace=namespace, namespace_selector=namespace_selector)
+    return lambda: create_app(name.value, adapter(), settings)
