@@ -13,7 +13,7 @@ from dhcpless_sandbox.apiserver.store import HISTORY
 from dhcpless_sandbox.eventing.broker import BrokerMode
 from dhcpless_sandbox.eventing.eventsource import Faults
 from dhcpless_sandbox.standins.bmo import GleanMode
-from dhcpless_sandbox.standins.ironic import NetworkDataCheck, project_rules
+from dhcpless_sandbox.standins.reusing_product.ironic import NetworkDataCheck, project_rules
 
 EVERY_NAMESPACE = "kubernetes.io/metadata.name"
 """A Namespace selector that selects every namespace: the API server labels each with its own

@@ -38,13 +38,17 @@ from dhcpless_sandbox.standins.bmh_status import (
 from dhcpless_sandbox.standins.bmo_boots import HostKey, MachineBoots
 from dhcpless_sandbox.standins.bmo_power import HostPower
 from dhcpless_sandbox.standins.bmo_predicate import Mark, worth_reconciling
-from dhcpless_sandbox.standins.ironic import NetworkDataCheck, project_rules, refusal
 from dhcpless_sandbox.standins.ramdisk import (
     BootResult,
     GleanMode,
     ramdisk_boot,
     require_glean,
     secret_profile,
+)
+from dhcpless_sandbox.standins.reusing_product.ironic import (
+    NetworkDataCheck,
+    project_rules,
+    refusal,
 )
 
 __all__ = ["BMOController", "HostKey"]

@@ -36,7 +36,7 @@ from dhcpless_sandbox.standins import capm3_objects as objects
 from dhcpless_sandbox.standins import capm3_teardown as teardown
 from dhcpless_sandbox.standins.bmh_status import provisioning_state
 from dhcpless_sandbox.standins.capm3_objects import machine_name
-from dhcpless_sandbox.standins.capm3_render import network_data
+from dhcpless_sandbox.standins.reusing_product.capm3_render import network_data
 
 __all__ = ["CAPM3Controller", "machine_name"]
 
