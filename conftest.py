@@ -13,8 +13,9 @@ from flask import Flask
 
 from dhcpless import tracing
 from dhcpless.serving import logs
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from dhcpless_sandbox.eventing import broker
+from dhcpless_sandbox.eventing.delivery import BrokerMode
 from dhcpless_sandbox.runtime import wiring
 from tests.fuzz import count as fuzz_count
 from tests.support import upstream
@@ -26,7 +27,7 @@ REPO_ROOT = Path(__file__).resolve().parent
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--broker-mode",
-        choices=[mode.value for mode in broker.BrokerMode],
+        choices=[mode.value for mode in BrokerMode],
         default=broker.DEFAULT_MODE.value,
         help="delivery model of every sandbox Broker built without one (default: sync)",
     )
@@ -41,7 +42,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Run the same tests against either broker: the installed default or the async one."""
-    broker.DEFAULT_MODE = broker.BrokerMode(config.getoption("--broker-mode"))
+    broker.DEFAULT_MODE = BrokerMode(config.getoption("--broker-mode"))
     Flask.test_client_class = PostedClient  # a request returns with its Events posted
     wiring.KUBE_CACHE = config.getoption("--kube-cache") == "on"
 

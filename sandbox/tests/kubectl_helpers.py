@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support.kubectl import KUBECTL
 
 Run = Callable[..., subprocess.CompletedProcess[str]]

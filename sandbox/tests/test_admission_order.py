@@ -27,7 +27,7 @@ import pytest
 from kubernetes.client import ApiException
 
 from dhcpless import keys
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support.waits import seconds
 
 from .helpers import status_of

@@ -23,7 +23,7 @@ import yaml
 from kubernetes.client import ApiException, CoreV1Api, V1Namespace, V1ObjectMeta
 
 from dhcpless import keys
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 from .helpers import Custom, status_of
 

@@ -16,10 +16,11 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from dhcpless_sandbox.controllers.custom_objects import CustomObjects
 from dhcpless_sandbox.demo.inventory import host
-from dhcpless_sandbox.standins.bmo import BMOController, GleanMode
+from dhcpless_sandbox.standins.bmo import BMOController
+from dhcpless_sandbox.standins.ramdisk import GleanMode
 from tests.support.waits import eventually
 
 pytestmark = pytest.mark.slow  # a controller and glean boots against a sandbox

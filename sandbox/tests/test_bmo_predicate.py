@@ -20,6 +20,7 @@ from dhcpless import keys
 from dhcpless.keys import ProvisioningState
 from dhcpless_sandbox.controllers.reflector import WatchEvent
 from dhcpless_sandbox.standins import bmo
+from dhcpless_sandbox.standins.bmo_boots import HostKey
 from dhcpless_sandbox.standins.bmo_predicate import Mark, worth_reconciling
 from sandbox.tests.helpers import Custom, host
 from tests.scenarios.world_run import NS, objects, scenario_world
@@ -75,7 +76,7 @@ def test_a_status_write_brings_no_reconcile_and_a_spec_change_does(
     off). Before, every status write brought a reconcile, each a GET of the host."""
     counted, real = [0], bmo.BMOController.reconcile
 
-    def counting(self: bmo.BMOController, key: bmo.HostKey) -> float | None:
+    def counting(self: bmo.BMOController, key: HostKey) -> float | None:
         counted[0] += 1
         return real(self, key)
 

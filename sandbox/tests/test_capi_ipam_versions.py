@@ -20,7 +20,7 @@ from dhcpless.errors import Gone
 from dhcpless.kube import Kube, capi_version
 from dhcpless.kube.capi import get_capi_claim
 from dhcpless.models import IPAddressClaim
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from dhcpless_sandbox.standins.capi_ipam import (
     POOL_PLURAL,
     POOL_VERSION,

@@ -16,7 +16,7 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.crds import crd_files
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from dhcpless_sandbox.controllers.custom_objects import CustomObjects
 from dhcpless_sandbox.demo.inventory import POOL, create, inventory
 from dhcpless_sandbox.standins import capm3_objects

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import yaml
 
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import upstream
 
 from .kubectl_helpers import ok, runner

@@ -19,7 +19,7 @@ from kubernetes.client import (
     V1Namespace,
 )
 
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 from .helpers import BMH, JSON, Custom, create_host, get_host, meta, status_of, watch_events
 

@@ -16,7 +16,7 @@ from kubernetes import client
 from kubernetes.client import ApiException
 
 from dhcpless import keys
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from dhcpless_sandbox.standins import ipam_webhook
 
 from .helpers import status_of

@@ -22,7 +22,7 @@ from dhcpless.chain import patches
 from dhcpless.chain.actions import ReleaseHost
 from dhcpless.kube import Kube
 from dhcpless.kube.refs import HostRef
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 from .helpers import Custom, status_of
 from .kubectl_helpers import runner

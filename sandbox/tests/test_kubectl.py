@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support.kubectl import KUBECTL
 from tests.support.waits import seconds
 

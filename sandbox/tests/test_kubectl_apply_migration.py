@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from kubernetes import client
 
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 from .kubectl_helpers import Run, get, ok, runner
 

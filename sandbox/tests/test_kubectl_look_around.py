@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from dhcpless_sandbox.apiserver import SandboxServer, rbac
+from dhcpless_sandbox.apiserver import rbac
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 from .kubectl_helpers import HOST, Run, ok, runner
 

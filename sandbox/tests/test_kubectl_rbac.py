@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from kubernetes import client
 
-from dhcpless_sandbox.apiserver import SandboxServer
 from dhcpless_sandbox.apiserver.rbac_live import LiveAuthorizer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 from .kubectl_helpers import Run, ok, runner
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 from .kubectl_helpers import HOST, Run, get, ok, runner
 

@@ -16,9 +16,9 @@ from typing import Any, cast
 import pytest
 from kubernetes.client import ApiClient, CoreV1Api, V1ObjectMeta, V1Secret
 
-from dhcpless_sandbox.apiserver import SandboxServer
 from dhcpless_sandbox.apiserver.proto_body import MAGIC, PROTOBUF
 from dhcpless_sandbox.apiserver.proto_messages import message_class
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 from .helpers import BMH, JSON, Custom, create_host
 

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from kubernetes.client import ApiClient, ApiException, CoreV1Api, V1Secret
 
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 from .helpers import BMH, JSON, Custom, create_host, get_host, host, meta, status_of
 

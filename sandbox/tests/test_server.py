@@ -20,13 +20,11 @@ import yaml
 from kubernetes import watch
 from kubernetes.client import ApiClient, ApiException, CoreV1Api, V1ConfigMap, V1ObjectMeta
 
-from dhcpless_sandbox.apiserver import (
-    ApiError,
-    AuditRecord,
-    RequestInfo,
-    SandboxServer,
-    run_sandbox,
-)
+from dhcpless_sandbox.apiserver.audit import AuditRecord
+from dhcpless_sandbox.apiserver.request import RequestInfo
+from dhcpless_sandbox.apiserver.run import run_sandbox
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.status import ApiError
 from tests.support.waits import eventually, seconds
 
 from .helpers import BMH, Custom, create_host, status_of

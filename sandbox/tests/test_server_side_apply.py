@@ -15,7 +15,7 @@ from typing import Any, cast
 import pytest
 from kubernetes.client import ApiClient, ApiException
 
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 from .helpers import BMH, JSON, Custom, get_host, raw_request, status_of
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from dhcpless import keys
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from dhcpless_sandbox.standins.allocation import allocate
 from dhcpless_sandbox.standins.bmo_provisioning import Step, next_step
 from dhcpless_sandbox.standins.ipam import IPAMController

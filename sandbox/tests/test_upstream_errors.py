@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from kubernetes.client import ApiClient, ApiException, CoreV1Api, V1DeleteOptions, V1Namespace
 
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 from .helpers import (
     BMH,

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 from kubernetes.client import ApiClient, ApiException
 
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support.waits import seconds
 
 from .helpers import BMH, Custom, create_host, host, status_of, watch_events

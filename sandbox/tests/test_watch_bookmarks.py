@@ -18,7 +18,8 @@ from kubernetes.client import ApiClient, CoreV1Api, V1ConfigMap, V1ObjectMeta
 
 from dhcpless.kube import resources as r
 from dhcpless.kube import watchstream
-from dhcpless_sandbox.apiserver import SandboxServer, watching
+from dhcpless_sandbox.apiserver import watching
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support.waits import eventually
 
 HISTORY = 10

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from dhcpless.tools import cli
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 Setup = Callable[[Path, str], tuple[list[str], str]]
 

@@ -23,7 +23,8 @@ from dhcpless.kube import Kube
 from dhcpless.kube.recorder import Reason, event_body
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost, Secret
-from dhcpless.tools.status.command import Output, Phase, human_age, run_status
+from dhcpless.tools.status.command import Output, human_age, run_status
+from dhcpless.tools.status.phase import Phase
 from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
 

@@ -24,7 +24,8 @@ from dhcpless.kube import Kube
 from dhcpless.kube.recorder import Reason, event_body
 from dhcpless.kube.refs import HostRef
 from dhcpless.models import BareMetalHost
-from dhcpless.tools.status.command import Phase, run_status
+from dhcpless.tools.status.command import run_status
+from dhcpless.tools.status.phase import Phase
 from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
 

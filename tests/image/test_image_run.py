@@ -35,8 +35,8 @@ from dhcpless_sandbox.bench.world import ProcessWorld, app_of, token
 from dhcpless_sandbox.demo.inventory import create
 from dhcpless_sandbox.runtime import processes
 from dhcpless_sandbox.runtime.processes import ProcessSpec
-from dhcpless_sandbox.runtime.world import WorldSettings
-from dhcpless_sandbox.standins.bmo import GleanMode
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
+from dhcpless_sandbox.standins.ramdisk import GleanMode
 from tests.manifests.support import SERVED_PACKAGES
 from tests.manifests.test_image import (
     EXPECTED_API_REQUESTS,

@@ -14,7 +14,7 @@ from cloudevents.core.v1.event import CloudEvent
 
 from dhcpless.chain.gather import ipam
 from dhcpless.keys import FunctionName
-from dhcpless_sandbox.apiserver import AuditRecord
+from dhcpless_sandbox.apiserver.audit import AuditRecord
 from dhcpless_sandbox.bench.count import POOL_SCAN, window
 from dhcpless_sandbox.bench.deliveries import Cause, cause
 from dhcpless_sandbox.bench.report import KEYS, OUTSIDE_KEYS

@@ -14,7 +14,7 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from dhcpless_sandbox.controllers.custom_objects import CustomObjects
 from dhcpless_sandbox.controllers.reflector import WatchEvent
 from dhcpless_sandbox.demo.inventory import NAMESPACE, create, host, inventory

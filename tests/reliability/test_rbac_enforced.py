@@ -19,7 +19,8 @@ from dhcpless_sandbox.apiserver.rbac import Authorizer, service_account
 from dhcpless_sandbox.apiserver.request import RequestInfo
 from dhcpless_sandbox.demo.inventory import NAMESPACE, create, inventory
 from dhcpless_sandbox.demo.report import observe
-from dhcpless_sandbox.runtime.world import World, WorldSettings
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.support.waits import eventually, seconds
 
 ROOT = Path(__file__).resolve().parents[2]

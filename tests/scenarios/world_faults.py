@@ -19,8 +19,9 @@ from dhcpless_sandbox.apiserver.request import RequestInfo
 from dhcpless_sandbox.apiserver.status import ApiError
 from dhcpless_sandbox.runtime.chaos import Chaos
 from dhcpless_sandbox.runtime.runner import FunctionService, WSGIApp
-from dhcpless_sandbox.runtime.world import World, WorldSettings
-from dhcpless_sandbox.standins.bmo import GleanMode
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
+from dhcpless_sandbox.standins.ramdisk import GleanMode
 
 Fault = Callable[[RequestInfo], ApiError | None]
 

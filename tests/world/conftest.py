@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from kubernetes import client
 
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import upstream
 
 UPSTREAM_CRDS = upstream.METAL3_CRDS

@@ -33,7 +33,8 @@ from dhcpless_sandbox.demo.inventory import NAMESPACE, create, host, inventory
 from dhcpless_sandbox.demo.policy import PolicyNote
 from dhcpless_sandbox.demo.report import observe
 from dhcpless_sandbox.demo.run import run_demo
-from dhcpless_sandbox.runtime.world import World, WorldSettings
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.support.kubectl import KUBECTL
 from tests.support.waits import eventually
 

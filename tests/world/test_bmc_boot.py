@@ -19,7 +19,8 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless_sandbox.demo.inventory import create
-from dhcpless_sandbox.runtime.world import World, WorldSettings
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.support import objects
 from tests.support.waits import eventually, stays
 

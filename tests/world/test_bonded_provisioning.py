@@ -23,7 +23,8 @@ from kubernetes import client
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
 from dhcpless_sandbox.demo.inventory import create
-from dhcpless_sandbox.runtime.world import World, WorldSettings
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from dhcpless_sandbox.standins.capm3 import CAPM3Controller
 from tests.support import objects
 from tests.support.waits import eventually

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from cloudevents.core.v1.event import CloudEvent
 
-from dhcpless_sandbox.eventing.broker import Broker, Trigger
+from dhcpless_sandbox.eventing.broker import Broker
 from dhcpless_sandbox.eventing.delivery import (
     BackoffPolicy,
     Delivery,
@@ -25,6 +25,7 @@ from dhcpless_sandbox.eventing.delivery import (
     parse_duration,
 )
 from dhcpless_sandbox.eventing.filters import trigger_filter
+from dhcpless_sandbox.eventing.triggers import Trigger
 from tests.support.waits import seconds
 from tests.world.apps import Answer, Scripted
 

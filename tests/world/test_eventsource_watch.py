@@ -15,7 +15,7 @@ import pytest
 from cloudevents.core.v1.event import CloudEvent
 from kubernetes import client
 
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from dhcpless_sandbox.controllers.reflector import WatchedResource
 from dhcpless_sandbox.eventing.eventsource import ApiServerSource, SourceResource
 from dhcpless_sandbox.eventing.source_events import Mode

@@ -27,7 +27,8 @@ from dhcpless.chain.decide import stalls
 from dhcpless_sandbox.controllers.custom_objects import CustomObjects
 from dhcpless_sandbox.demo.inventory import POOL, create, inventory
 from dhcpless_sandbox.observe.wire import duplicates
-from dhcpless_sandbox.runtime.world import World, WorldSettings
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from dhcpless_sandbox.standins.capm3 import CAPM3Controller
 from tests.support.waits import eventually
 

@@ -18,7 +18,8 @@ from dhcpless import keys
 from dhcpless.crds import crd_files
 from dhcpless_sandbox.demo.inventory import PREPROVISIONING_TEMPLATE, create, inventory
 from dhcpless_sandbox.demo.report import observe
-from dhcpless_sandbox.runtime.world import World, WorldSettings
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.support.waits import eventually
 
 REPO = Path(__file__).resolve().parents[2]

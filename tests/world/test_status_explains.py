@@ -23,7 +23,8 @@ from dhcpless import keys
 from dhcpless.tools import cli
 from dhcpless_sandbox.apiserver import rbac
 from dhcpless_sandbox.demo.inventory import NAMESPACE, create, host, inventory
-from dhcpless_sandbox.runtime.world import World, WorldSettings
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.support.waits import eventually
 
 HOST = "host-001"

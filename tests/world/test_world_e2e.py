@@ -22,7 +22,8 @@ from dhcpless_sandbox.demo.inventory import create, host, inventory
 from dhcpless_sandbox.demo.report import observe
 from dhcpless_sandbox.demo.run import run_demo
 from dhcpless_sandbox.runtime.wiring import DELIVERY, TRIGGER_FILTERS
-from dhcpless_sandbox.runtime.world import World, WorldSettings
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.support.waits import eventually, seconds, stays
 
 REPO = Path(__file__).resolve().parents[2]

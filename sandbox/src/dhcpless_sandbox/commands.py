@@ -36,7 +36,7 @@ def _demo(args: argparse.Namespace) -> int:
             return run_chaos_demo(hosts=args.hosts, seed=args.seed, json_output=args.json)
         from dhcpless_sandbox.demo.run import run_demo
         from dhcpless_sandbox.eventing.delivery import BrokerMode
-        from dhcpless_sandbox.runtime.world import WorldSettings
+        from dhcpless_sandbox.runtime.world_settings import WorldSettings
 
         settings = WorldSettings(broker_mode=BrokerMode(args.broker))
         return run_demo(hosts=args.hosts, json_output=args.json, settings=settings)

@@ -30,7 +30,6 @@ from dhcpless_sandbox.apiserver.status import (
 )
 from dhcpless_sandbox.apiserver.store import Store
 
-__all__ = ["Api", "Written", "present"]
 JSON = dict[str, Any]
 NAMESPACES = GroupResource("", "namespaces")
 Hook = Callable[[JSON, JSON | None], None]

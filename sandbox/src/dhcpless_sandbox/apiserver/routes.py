@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from dhcpless_sandbox.apiserver import lifecycle, server_side_apply, update_rules
-from dhcpless_sandbox.apiserver.api import Api, Written
+from dhcpless_sandbox.apiserver.api import Api
 from dhcpless_sandbox.apiserver.call import Call, Response
+from dhcpless_sandbox.apiserver.creating import Written
 from dhcpless_sandbox.apiserver.patching import PatchType
 from dhcpless_sandbox.apiserver.reads import get, list_, matcher, watch
 from dhcpless_sandbox.apiserver.status import (

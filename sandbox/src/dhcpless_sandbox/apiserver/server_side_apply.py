@@ -14,7 +14,8 @@ from dataclasses import replace
 from typing import Any
 
 from dhcpless_sandbox.apiserver import admission, apply_merge, fieldmanager
-from dhcpless_sandbox.apiserver.api import Api, Written, present
+from dhcpless_sandbox.apiserver.api import Api, present
+from dhcpless_sandbox.apiserver.creating import Written
 from dhcpless_sandbox.apiserver.fieldmanager import ManagedOptions
 from dhcpless_sandbox.apiserver.kinds import ResourceType
 

@@ -24,8 +24,8 @@ from dhcpless_sandbox.bench.watch import UnpauseWatch
 from dhcpless_sandbox.bench.world import ProcessWorld
 from dhcpless_sandbox.demo.inventory import create, kube_object
 from dhcpless_sandbox.eventing.delivery import BrokerMode
-from dhcpless_sandbox.runtime.world import WorldSettings
-from dhcpless_sandbox.standins.bmo import GleanMode
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
+from dhcpless_sandbox.standins.ramdisk import GleanMode
 
 FULL = "full"
 WARMUP = 5

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dhcpless.keys import FunctionName
-from dhcpless_sandbox.apiserver import AuditRecord
+from dhcpless_sandbox.apiserver.audit import AuditRecord
 from dhcpless_sandbox.bench.deliveries import Cause
 from dhcpless_sandbox.runtime.wiring import OURS
 

@@ -37,8 +37,8 @@ from dhcpless_sandbox.bench.world import ProcessWorld
 from dhcpless_sandbox.controllers.custom_objects import CustomObjects
 from dhcpless_sandbox.demo.inventory import create
 from dhcpless_sandbox.eventing.delivery import BrokerMode
-from dhcpless_sandbox.runtime.world import WorldSettings
-from dhcpless_sandbox.standins.bmo import GleanMode
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
+from dhcpless_sandbox.standins.ramdisk import GleanMode
 
 COLD_REPEATS = 9
 """Cold starts per process at 200 hosts and more: the median of 9 resists a loaded machine."""

@@ -11,7 +11,7 @@ import threading
 import time
 
 from dhcpless import keys
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from dhcpless_sandbox.apiserver.store import Watcher
 
 

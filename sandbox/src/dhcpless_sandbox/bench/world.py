@@ -22,10 +22,14 @@ from dhcpless_sandbox.bench.cost import (
 )
 from dhcpless_sandbox.bench.deliveries import CountingDispatcher
 from dhcpless_sandbox.controllers.periodic import Periodic
-from dhcpless_sandbox.eventing.broker import Delivery, Trigger, trigger_filter
+from dhcpless_sandbox.eventing.delivery import Delivery
+from dhcpless_sandbox.eventing.filters import trigger_filter
+from dhcpless_sandbox.eventing.triggers import Trigger
 from dhcpless_sandbox.runtime.processes import ProcessFunctionService, ProcessSpec
 from dhcpless_sandbox.runtime.runner import FunctionService, Reaper
-from dhcpless_sandbox.runtime.world import DELIVERY, TRIGGER_FILTERS, World, WorldSettings
+from dhcpless_sandbox.runtime.wiring import DELIVERY, TRIGGER_FILTERS
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ from dhcpless_sandbox.observe.stall_watch import StallWatch
 from dhcpless_sandbox.observe.wire import WireWatch, bmo_machines
 from dhcpless_sandbox.runtime.chaos import Chaos, ChaosSettings
 from dhcpless_sandbox.runtime.runner import FunctionService, WSGIApp
-from dhcpless_sandbox.runtime.world import World, WorldSettings
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 
 _POLL = 1.0
 """Seconds between progress polls: a 300-host run polled 4 times a second, two LISTs of 300

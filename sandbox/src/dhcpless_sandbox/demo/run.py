@@ -3,8 +3,7 @@
 The demo creates a small inventory (`demo_inventory`), half of its hosts without the pause
 annotation through the admission policy (`demo_policy`), lets the world run, shows progress on
 stderr, and ends with a per-host table and a summary, or one JSON object (`demo_report`). It
-fails (exit 1) when any host is stranded: not `available` by the deadline. The names of both
-helper modules are re-exported here.
+fails (exit 1) when any host is stranded: not `available` by the deadline.
 """
 
 from __future__ import annotations
@@ -17,15 +16,11 @@ import time
 from pathlib import Path
 
 from dhcpless_sandbox.apiserver.rbac_live import LiveAuthorizer
-from dhcpless_sandbox.demo.inventory import NAMESPACE, POOL, ROLE, TEMPLATE, create, host, inventory
+from dhcpless_sandbox.demo.inventory import inventory
 from dhcpless_sandbox.demo.policy import create_through_policy
 from dhcpless_sandbox.demo.report import HostRow, Progress, observe, print_table, report
-from dhcpless_sandbox.runtime.world import World, WorldSettings
-from dhcpless_sandbox.runtime.world_settings import EVERY_NAMESPACE
-
-__all__ = ["run_demo", "run_sandbox_world", "wait_for_hosts"]
-__all__ += ["NAMESPACE", "POOL", "ROLE", "TEMPLATE", "create", "host", "inventory"]
-__all__ += ["HostRow", "Progress", "observe", "print_table", "report"]
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import EVERY_NAMESPACE, WorldSettings
 
 _POLL = 0.5
 """Seconds between progress polls (each LISTs every host: see `report.observe`)."""

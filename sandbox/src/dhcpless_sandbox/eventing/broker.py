@@ -14,7 +14,7 @@ CloudEvent reply goes back into this broker with the TTL decremented.
 
 This module is the fan-out and the retry loop; the pieces live beside it: `filters` (Trigger
 filters), `delivery` (the delivery spec and response classification), `dispatch` (one HTTP
-attempt), `ingress` (the HTTP front door). Their public names are re-exported here.
+attempt), `ingress` (the HTTP front door).
 """
 
 from __future__ import annotations
@@ -29,41 +29,15 @@ from cloudevents.core.base import BaseCloudEvent
 from werkzeug.serving import BaseWSGIServer
 
 from dhcpless_sandbox.eventing.delivery import (
-    BackoffPolicy,
     BrokerMode,
-    Delivery,
     Outcome,
-    Subscriber,
-    UrlSubscriber,
-    classify,
-    parse_duration,
 )
 from dhcpless_sandbox.eventing.dispatch import NO_ANSWER, Answer, Dispatcher
 from dhcpless_sandbox.eventing.event_copy import with_attributes
 from dhcpless_sandbox.eventing.fanout import fan_out
-from dhcpless_sandbox.eventing.filters import (
-    Attributes,
-    Filter,
-    attributes_filter,
-    subscriptions_filter,
-    trigger_filter,
-)
 from dhcpless_sandbox.eventing.ingress import ingress_app
 from dhcpless_sandbox.eventing.triggers import BrokerStats, Trigger
 from dhcpless_sandbox.runtime.runner import halt, serve
-
-__all__ = ["MAX_TTL", "Broker", "BrokerStats", "Trigger"]
-__all__ += [
-    "DEFAULT_MODE",
-    "BackoffPolicy",
-    "BrokerMode",
-    "Delivery",
-    "Outcome",
-    "Subscriber",
-    "UrlSubscriber",
-]
-__all__ += ["classify", "parse_duration"]
-__all__ += ["Attributes", "Filter", "attributes_filter", "subscriptions_filter", "trigger_filter"]
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ when the adapter (re)starts produce no events; only watch ADDED/MODIFIED/DELETED
 sent synchronously, retried a few times on transport errors and some status codes, then
 dropped. The pieces live beside this module: `reflector` (LIST-then-WATCH), `source_events`
 (the events' shape), `faults` (seeded drop/duplicate/reorder), `source_namespaces` (the
-`namespaceSelector`); their public names are re-exported here.
+`namespaceSelector`).
 """
 
 from __future__ import annotations
@@ -22,20 +22,14 @@ from cloudevents.core.v1.event import CloudEvent
 from kubernetes import client
 
 from dhcpless_sandbox.controllers.reflector import (
-    EventHandler,
-    ListHandler,
     Reflector,
     WatchedResource,
     WatchEvent,
 )
 from dhcpless_sandbox.eventing.faults import FaultInjector, Faults
-from dhcpless_sandbox.eventing.source_events import Mode, guess_plural, make_event
+from dhcpless_sandbox.eventing.source_events import Mode, make_event
 from dhcpless_sandbox.eventing.source_namespaces import NamespaceScope
 from dhcpless_sandbox.eventing.source_scoped import PerNamespace
-
-__all__ = ["ApiServerSource", "Sink", "SourceResource"]
-__all__ += ["EventHandler", "ListHandler", "Reflector", "WatchEvent", "WatchedResource"]
-__all__ += ["Faults", "Mode", "guess_plural", "make_event"]
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,4 @@
-"""A Broker's Triggers and the counts tests read (`BrokerStats`), apart from its delivery loop.
-
-`broker` re-exports both.
-"""
+"""A Broker's Triggers and the counts tests read (`BrokerStats`), apart from its delivery loop."""
 
 from __future__ import annotations
 

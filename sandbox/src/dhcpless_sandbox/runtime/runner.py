@@ -4,8 +4,6 @@
 port, started by the first request routed to it (a cold start, counted) and stopped after an
 idle period, so the broker talks to it over real HTTP exactly as it would to a pod. `serve` and
 `halt` are the one way every stand-in (functions, broker ingress) starts and ends a server.
-
-`WorkQueue` moved to `workqueue`; it is re-exported here for existing imports.
 """
 
 from __future__ import annotations
@@ -20,10 +18,6 @@ from typing import Any
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from dhcpless_sandbox.controllers.periodic import Periodic
-from dhcpless_sandbox.controllers.workqueue import Handler, K, WorkQueue
-
-__all__ = ["FunctionService", "QuietHandler", "Reaper", "WSGIApp", "halt", "serve"]
-__all__ += ["Handler", "K", "WorkQueue"]
 
 log = logging.getLogger(__name__)
 

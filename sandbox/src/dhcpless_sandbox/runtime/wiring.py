@@ -23,7 +23,8 @@ from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube
 from dhcpless.kube.watchcache import WatchCache, kinds_for
 from dhcpless_sandbox.controllers.reflector import WatchedResource as Watched
-from dhcpless_sandbox.eventing.eventsource import Mode, SourceResource
+from dhcpless_sandbox.eventing.eventsource import SourceResource
+from dhcpless_sandbox.eventing.source_events import Mode
 from functions.apps import create_app
 from functions.resync.settings import ResyncSettings
 

@@ -3,7 +3,8 @@
 Wired as `eventing/` wires a cluster (see `wiring`): three ApiServerSources send to one Broker;
 one Trigger per function delivers over HTTP to the functions, which scale to zero between
 bursts; a PingSource stand-in sends the periodic resync ping. Functions reach the API through
-the official client, exactly as they would in a pod. The wiring names are re-exported here.
+the official client, exactly as they would in a pod. The wiring is `wiring`'s, the knobs
+`world_settings`'.
 """
 
 from __future__ import annotations
@@ -21,20 +22,21 @@ from urllib3.connection import HTTPConnection
 from dhcpless.crds import crd_files
 from dhcpless.keys import FunctionName
 from dhcpless.kube import posting
-from dhcpless_sandbox.apiserver import SandboxServer, rbac
+from dhcpless_sandbox.apiserver import rbac
 from dhcpless_sandbox.apiserver.http_handler import WATCH_SEND_BUFFER
 from dhcpless_sandbox.apiserver.rbac import Authorizer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from dhcpless_sandbox.controllers.periodic import Periodic
-from dhcpless_sandbox.eventing.broker import Broker, Delivery, Trigger, trigger_filter
+from dhcpless_sandbox.eventing.broker import Broker
 from dhcpless_sandbox.eventing.dead_letters import DeadLetters
+from dhcpless_sandbox.eventing.delivery import Delivery
 from dhcpless_sandbox.eventing.eventsource import ApiServerSource, SourceResource
+from dhcpless_sandbox.eventing.filters import trigger_filter
+from dhcpless_sandbox.eventing.triggers import Trigger
 from dhcpless_sandbox.runtime.runner import FunctionService, Reaper
 from dhcpless_sandbox.runtime.wiring import (
     BROKER,
     DELIVERY,
-    OURS,
-    PING_SOURCE,
-    PING_TYPE,
     SOURCES,
     TRIGGER_FILTERS,
     function_factory,
@@ -45,11 +47,6 @@ from dhcpless_sandbox.standins import ipam_webhook
 from dhcpless_sandbox.standins.bmo import BMOController
 from dhcpless_sandbox.standins.capi_ipam import CapiIPAMController
 from dhcpless_sandbox.standins.ipam import IPAMController
-
-__all__ = ["Counters", "DeadLetters", "World", "WorldSettings"]
-__all__ += ["BROKER", "DELIVERY", "OURS", "PING_SOURCE", "PING_TYPE", "SOURCES", "TRIGGER_FILTERS"]
-__all__ += ["function_factory"]
-
 
 SOURCE_SYNC_SECONDS = 60.0
 """How long `start` waits for the event source's first LIST and watch (a loaded machine)."""

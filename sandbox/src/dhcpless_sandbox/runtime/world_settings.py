@@ -1,7 +1,7 @@
 """What the embedded world is built from (`WorldSettings`) and what it reports (`Counters`).
 
 Kept apart from `world` so code that only configures or reads a world (the demo, the bench,
-tests) sees its knobs in one short module; `world` re-exports both.
+tests) sees its knobs in one short module.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dhcpless_sandbox.apiserver.store import HISTORY
-from dhcpless_sandbox.eventing.broker import BrokerMode
-from dhcpless_sandbox.eventing.eventsource import Faults
-from dhcpless_sandbox.standins.bmo import GleanMode
+from dhcpless_sandbox.eventing.delivery import BrokerMode
+from dhcpless_sandbox.eventing.faults import Faults
+from dhcpless_sandbox.standins.ramdisk import GleanMode
 from dhcpless_sandbox.standins.reusing_product.ironic import NetworkDataCheck, project_rules
 
 EVERY_NAMESPACE = "kubernetes.io/metadata.name"

@@ -15,7 +15,6 @@ from typing import Any
 import yaml
 
 from dhcpless.keys import ProvisioningState
-from dhcpless.render.bmc_drivers import Boot, boot_of
 
 
 def provisioning_state(host: Mapping[str, Any], default: str = "") -> Any:
@@ -65,17 +64,3 @@ def network_data_from_secret(secret: Mapping[str, Any]) -> dict[str, Any] | None
     except (ValueError, yaml.YAMLError):
         return None
     return parsed if isinstance(parsed, dict) else None
-
-
-def pxe_boot(host: Mapping[str, Any]) -> str | None:
-    """Why this host's ramdisk gets no config drive (its BMC boots it by network, or by a
-    driver BMO does not have), or None: virtual media, or no BMC (the sandbox boots those as
-    virtual media). Ironic puts `network_data` on the ISO of a virtual-media boot only, so a
-    PXE-booted ramdisk waits for DHCP: the host hangs in inspection."""
-    address = str(((host.get("spec") or {}).get("bmc") or {}).get("address") or "")
-    if not address.strip():
-        return None
-    scheme, boot, _ = boot_of(address)
-    if boot is Boot.VIRTUAL_MEDIA:
-        return None
-    return f"BMC driver {scheme} ({boot.value}): no config drive, the ramdisk waits for DHCP"

@@ -8,10 +8,10 @@ Ironic's schema refuses: no status at all, retried, as BMO does, see `ironic`), 
 `inspecting`, where the "ramdisk" boots glean on the Secret's network data (`ramdisk`). Only
 when the boot NIC gets a static address does the host reach `available`; otherwise it stays
 `inspecting`, as a real host whose ramdisk cannot reach Ironic hangs, and is reported stuck;
-so does a host whose BMC boots by PXE (`bmh_status.pxe_boot`: no config drive reaches it).
-Past inspection, fast track, the deploy boot, the deployed OS and the cleaning boot follow
-BMO's state machine (`bmo_provisioning`). The pieces (`ramdisk`, `bmh_status`, `bmh_secrets`)
-are re-exported here.
+so does a host whose BMC boots by PXE (`reusing_product.bmc_boot.pxe_boot`: no config drive
+reaches it). Past inspection, fast track, the deploy boot, the deployed OS and the cleaning boot
+follow BMO's state machine (`bmo_provisioning`). The pieces are `ramdisk`, `bmh_status` and
+`bmh_secrets`.
 """
 
 from __future__ import annotations
@@ -33,27 +33,17 @@ from dhcpless_sandbox.standins.bmh_status import (
     missing_secret_message,
     network_data_from_secret,
     provisioning_state,
-    pxe_boot,
 )
 from dhcpless_sandbox.standins.bmo_boots import HostKey, MachineBoots
 from dhcpless_sandbox.standins.bmo_power import HostPower
 from dhcpless_sandbox.standins.bmo_predicate import Mark, worth_reconciling
-from dhcpless_sandbox.standins.ramdisk import (
-    BootResult,
-    GleanMode,
-    ramdisk_boot,
-    require_glean,
-    secret_profile,
-)
+from dhcpless_sandbox.standins.ramdisk import GleanMode, require_glean, secret_profile
+from dhcpless_sandbox.standins.reusing_product.bmc_boot import pxe_boot
 from dhcpless_sandbox.standins.reusing_product.ironic import (
     NetworkDataCheck,
     project_rules,
     refusal,
 )
-
-__all__ = ["BMOController", "HostKey"]
-__all__ += ["BootResult", "GleanMode", "ramdisk_boot"]
-__all__ += ["host_status", "missing_secret_message", "network_data_from_secret"]
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,8 @@ from dhcpless_sandbox.standins.bmo_provisioning import (
     next_step,
     provisioned_status,
 )
-from dhcpless_sandbox.standins.ramdisk import BootResult, GleanMode, ramdisk_boot, secret_profile
+from dhcpless_sandbox.standins.ifupdown import BootResult
+from dhcpless_sandbox.standins.ramdisk import GleanMode, ramdisk_boot, secret_profile
 from dhcpless_sandbox.standins.reusing_product.ironic import NetworkDataCheck, refusal
 
 HostKey = tuple[str, str]

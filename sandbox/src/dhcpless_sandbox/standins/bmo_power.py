@@ -36,7 +36,8 @@ from dhcpless_sandbox.standins.bmh_secrets import PreprovisioningSecrets
 from dhcpless_sandbox.standins.bmh_status import host_status, provisioning_state
 from dhcpless_sandbox.standins.bmo_events import entry_events, event_body
 from dhcpless_sandbox.standins.bmo_provisioning import boot_with, image_url
-from dhcpless_sandbox.standins.ramdisk import BootResult, secret_profile
+from dhcpless_sandbox.standins.ifupdown import BootResult
+from dhcpless_sandbox.standins.ramdisk import secret_profile
 
 log = logging.getLogger(__name__)
 HostKey = tuple[str, str]

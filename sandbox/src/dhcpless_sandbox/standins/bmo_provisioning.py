@@ -28,7 +28,7 @@ from typing import Any
 
 from dhcpless.keys import ProvisioningState
 from dhcpless_sandbox.standins.bmh_status import network_data_from_secret, provisioning_state
-from dhcpless_sandbox.standins.ramdisk import BootResult
+from dhcpless_sandbox.standins.ifupdown import BootResult
 
 
 class Step(StrEnum):

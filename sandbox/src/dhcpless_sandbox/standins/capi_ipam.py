@@ -22,7 +22,7 @@ from kubernetes.client.exceptions import ApiException
 
 from dhcpless import keys
 from dhcpless.crds import crd_files
-from dhcpless_sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from dhcpless_sandbox.controllers.controller import Controller
 from dhcpless_sandbox.controllers.custom_objects import CustomObjects, ignore_missing
 from dhcpless_sandbox.controllers.reflector import WatchedResource, WatchEvent

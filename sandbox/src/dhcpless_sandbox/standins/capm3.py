@@ -38,8 +38,6 @@ from dhcpless_sandbox.standins.bmh_status import provisioning_state
 from dhcpless_sandbox.standins.capm3_objects import machine_name
 from dhcpless_sandbox.standins.reusing_product.capm3_render import network_data
 
-__all__ = ["CAPM3Controller", "machine_name"]
-
 log = logging.getLogger(__name__)
 
 HostKey = tuple[str, str]

@@ -5,9 +5,9 @@ The reconcile loop, per pool: rebuild what is in use from the IPAddress objects 
 address nor an error, release addresses of deleted claims once IPAM's finalizer is the only one
 left, and mirror the allocations into `status.indexes`. A claim that failed once keeps its
 `errorMessage` and is never retried, as upstream. The pure parts live beside it: `ipam_spec`,
-`ip_ranges` and `allocation` (which address), `ipam_state` (what to write); their public names
-are re-exported here. `ipam_cluster` holds a `clusterName` pool (Cluster missing or paused) and
-owns it by its Cluster; `ipam_webhook` is IPAM's IPPool webhook.
+`ip_ranges` and `allocation` (which address), `ipam_state` (what to write). `ipam_cluster`
+holds a `clusterName` pool (Cluster missing or paused) and owns it by its Cluster;
+`ipam_webhook` is IPAM's IPPool webhook.
 """
 
 from __future__ import annotations
@@ -34,8 +34,7 @@ from dhcpless_sandbox.standins.allocation import (
     address_name,
     allocate,
 )
-from dhcpless_sandbox.standins.ip_ranges import candidates
-from dhcpless_sandbox.standins.ipam_spec import IP, Network, PoolEntry, PoolSpec, parse_ip
+from dhcpless_sandbox.standins.ipam_spec import parse_ip
 from dhcpless_sandbox.standins.ipam_state import (
     API_VERSION,
     PoolState,
@@ -44,10 +43,6 @@ from dhcpless_sandbox.standins.ipam_state import (
     pending_claims,
     pool_state,
 )
-
-__all__ = ["IPAMController", "PoolKey"]
-__all__ += ["REQUESTED_IP_ANNOTATION", "Allocation", "AllocationFailed", "address_name", "allocate"]
-__all__ += ["IP", "Network", "PoolEntry", "PoolSpec", "candidates"]
 
 log = logging.getLogger(__name__)
 

@@ -32,10 +32,6 @@ from dhcpless_sandbox.standins.boot_claims import claimed_on_boot_nic, judge
 from dhcpless_sandbox.standins.ifupdown import BootResult
 from dhcpless_sandbox.standins.ramdisk_judge import judge_runs, lost
 
-__all__ = [
-    "BootResult", "GleanMode", "RamdiskProfile", "ramdisk_boot", "secret_profile", "writer_loses",
-]  # fmt: skip
-
 _IN_PROCESS = threading.Lock()
 """In-process glean runs one at a time: `warnings.catch_warnings` is process-global."""
 
