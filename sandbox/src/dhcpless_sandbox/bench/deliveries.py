@@ -23,7 +23,7 @@ from enum import StrEnum
 from cloudevents.core.base import BaseCloudEvent
 
 from dhcpless_sandbox.eventing.delivery import Delivery, Outcome, Subscriber
-from dhcpless_sandbox.eventing.dispatch import Answer, Dispatcher
+from dhcpless_sandbox.eventing.dispatch import Answer, Connections, Dispatcher
 from dhcpless_sandbox.runtime.wiring import PING_TYPE
 
 
@@ -52,8 +52,8 @@ def cause(event: BaseCloudEvent, seen_before: bool) -> Cause:
 class CountingDispatcher(Dispatcher):
     """The Broker's dispatcher, counting each attempt by `Cause` before making it."""
 
-    def __init__(self, workers: int, namespace: str) -> None:
-        super().__init__(workers, namespace)
+    def __init__(self, workers: int, namespace: str, connections: Connections) -> None:
+        super().__init__(workers, namespace, connections)
         self._lock = threading.Lock()
         self._seen: set[tuple[int, str]] = set()
         self._counts: Counter[Cause] = Counter()

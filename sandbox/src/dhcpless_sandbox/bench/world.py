@@ -27,7 +27,7 @@ from dhcpless_sandbox.eventing.filters import trigger_filter
 from dhcpless_sandbox.eventing.triggers import Trigger
 from dhcpless_sandbox.runtime.processes import ProcessFunctionService, ProcessSpec
 from dhcpless_sandbox.runtime.runner import FunctionService, Reaper
-from dhcpless_sandbox.runtime.wiring import DELIVERY, TRIGGER_FILTERS
+from dhcpless_sandbox.runtime.wiring import DELIVERY, TRIGGER_FILTERS, one_write_connections
 from dhcpless_sandbox.runtime.world import World
 from dhcpless_sandbox.runtime.world_settings import WorldSettings
 
@@ -59,7 +59,8 @@ class ProcessWorld(World):
     def __init__(self, settings: WorldSettings, workdir: Path) -> None:
         super().__init__(settings)
         self.workdir = workdir
-        self.deliveries = CountingDispatcher(settings.broker_workers, self.broker.namespace)
+        workers, namespace = settings.broker_workers, self.broker.namespace
+        self.deliveries = CountingDispatcher(workers, namespace, one_write_connections)
         self.broker._dispatcher = self.deliveries  # each attempt counted by cause
         self.processes: dict[FunctionName, ProcessFunctionService] = {}
 

@@ -32,7 +32,13 @@ from dhcpless_sandbox.eventing.delivery import (
     BrokerMode,
     Outcome,
 )
-from dhcpless_sandbox.eventing.dispatch import NO_ANSWER, Answer, Dispatcher
+from dhcpless_sandbox.eventing.dispatch import (
+    NO_ANSWER,
+    Answer,
+    Connections,
+    Dispatcher,
+    plain_connections,
+)
 from dhcpless_sandbox.eventing.event_copy import with_attributes
 from dhcpless_sandbox.eventing.fanout import fan_out
 from dhcpless_sandbox.eventing.ingress import ingress_app
@@ -62,15 +68,16 @@ class Broker:
         workers: int = 8,
         namespace: str = "",
         mode: BrokerMode | None = None,
+        connections: Connections = plain_connections,
     ) -> None:
-        """`workers` sizes the asynchronous pool and the HTTP client; `mode` defaults to
-        `DEFAULT_MODE` read at construction."""
+        """`workers` sizes the asynchronous pool and the HTTP client (`connections` builds it:
+        `dispatch.Dispatcher`); `mode` defaults to `DEFAULT_MODE` read at construction."""
         self.name, self.namespace = name, namespace
         self.mode = DEFAULT_MODE if mode is None else mode
         self.stats = BrokerStats()
         self._triggers: list[Trigger] = []
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="broker")
-        self._dispatcher = Dispatcher(workers, namespace)
+        self._dispatcher = Dispatcher(workers, namespace, connections)
         self._lock = threading.Condition()
         self._in_flight = 0
         self._server: BaseWSGIServer | None = None

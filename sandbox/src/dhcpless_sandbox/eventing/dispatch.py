@@ -9,7 +9,7 @@ and build the dead-lettered copy with the `knativeerror*` extensions.
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import urllib3
@@ -22,7 +22,6 @@ from cloudevents.core.bindings.http import (
 )
 from cloudevents.core.exceptions import BaseCloudEventException
 
-from dhcpless.kube import onewrite
 from dhcpless_sandbox.eventing.delivery import Delivery, Outcome, Subscriber, classify
 from dhcpless_sandbox.eventing.event_copy import with_attributes
 
@@ -42,14 +41,24 @@ class Answer:
 
 NO_ANSWER = Answer(0, b"", "")
 
+Connections = Callable[[int], urllib3.PoolManager]
+"""Builds the dispatcher's pooled HTTP client for `workers` concurrent deliveries."""
+
+
+def plain_connections(workers: int) -> urllib3.PoolManager:
+    """urllib3 as it comes (no retries: the broker retries)."""
+    return urllib3.PoolManager(maxsize=workers, retries=False)
+
 
 class Dispatcher:
     """POSTs events over one pooled HTTP client (no urllib3 retries: the broker retries)."""
 
-    def __init__(self, workers: int, namespace: str) -> None:
-        # an event's head and body in one write, as Go's net/http (Knative's dispatcher) writes
-        # a request through one buffered writer (`persistConn.writeLoop`): `kube.onewrite`
-        self._http = onewrite.install(urllib3.PoolManager(maxsize=workers, retries=False))
+    def __init__(
+        self, workers: int, namespace: str, connections: Connections = plain_connections
+    ) -> None:
+        """The world passes `runtime.wiring.one_write_connections`: an event's head and body in
+        one write, as Knative's dispatcher writes them (the eventing imports no adapter)."""
+        self._http = connections(workers)
         self._namespace = namespace
 
     def attempt(

@@ -15,12 +15,13 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+import urllib3
 from cloudevents.core.v1.event import CloudEvent
 from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.keys import FunctionName
-from dhcpless.kube import Kube
+from dhcpless.kube import Kube, onewrite
 from dhcpless.kube.watchcache import WatchCache, kinds_for
 from dhcpless_sandbox.controllers.reflector import WatchedResource as Watched
 from dhcpless_sandbox.eventing.eventsource import SourceResource
@@ -98,6 +99,13 @@ def ping_event() -> CloudEvent:
         "datacontenttype": "application/json",
     }
     return CloudEvent(attributes=attributes, data={"reason": "periodic resync"})
+
+
+def one_write_connections(workers: int) -> urllib3.PoolManager:
+    """The world's Broker client: an event's head and body in one write, as Go's net/http
+    (Knative's dispatcher) writes a request through one buffered writer
+    (`persistConn.writeLoop`), by the product's `kube.onewrite`."""
+    return onewrite.install(urllib3.PoolManager(maxsize=workers, retries=False))
 
 
 KUBE_CACHE = True

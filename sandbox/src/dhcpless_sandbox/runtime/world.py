@@ -40,6 +40,7 @@ from dhcpless_sandbox.runtime.wiring import (
     SOURCES,
     TRIGGER_FILTERS,
     function_factory,
+    one_write_connections,
     ping_event,
 )
 from dhcpless_sandbox.runtime.world_settings import Counters, WorldSettings
@@ -60,7 +61,7 @@ class World:
         self.sandbox = SandboxServer(port=self.settings.port, history=self.settings.watch_history)
         self.sandbox.store.watch_limit = self.settings.watch_limit
         workers, mode = self.settings.broker_workers, self.settings.broker_mode
-        self.broker = Broker(BROKER, workers=workers, mode=mode)
+        self.broker = Broker(BROKER, workers=workers, mode=mode, connections=one_write_connections)
         self.dead_letters = DeadLetters()
         self.services: dict[str, FunctionService] = {}
         self._pinger = Periodic(self.settings.resync_seconds, self.ping, "ping")
