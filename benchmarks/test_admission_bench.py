@@ -19,8 +19,8 @@ import pytest
 import yaml
 
 from dhcpless import keys
-from dhcpless.sandbox.apiserver import SandboxServer
-from dhcpless.sandbox.apiserver.admission import WriteOptions
+from dhcpless_sandbox.apiserver.admission import WriteOptions
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 pytestmark = pytest.mark.bench
 

@@ -17,7 +17,7 @@ import pytest
 from kubernetes import watch
 from kubernetes.client import CustomObjectsApi
 
-from dhcpless.sandbox.apiserver import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 pytestmark = pytest.mark.bench
 

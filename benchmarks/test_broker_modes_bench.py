@@ -19,8 +19,10 @@ import pytest
 from cloudevents.core.v1.event import CloudEvent
 from flask import Flask, Response
 
-from dhcpless.sandbox.eventing.broker import Broker, BrokerMode, Trigger
-from dhcpless.sandbox.runtime.runner import FunctionService
+from dhcpless_sandbox.eventing.broker import Broker
+from dhcpless_sandbox.eventing.delivery import BrokerMode
+from dhcpless_sandbox.eventing.triggers import Trigger
+from dhcpless_sandbox.runtime.runner import FunctionService
 
 pytestmark = pytest.mark.bench
 

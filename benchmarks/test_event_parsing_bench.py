@@ -14,11 +14,11 @@ from cloudevents.core.bindings.http import to_binary_event, to_structured_event
 from dhcpless import keys
 from dhcpless.chain.gate import Gate, gate
 from dhcpless.models import BareMetalHost
-from dhcpless.sandbox.controllers.reflector import WatchEvent
-from dhcpless.sandbox.eventing.source_events import Mode, make_event
 from dhcpless.serving import edge
 from dhcpless.serving.events import EventMode, parse_request, read_cloudevent
-from dhcpless.tools.demo.inventory import host
+from dhcpless_sandbox.controllers.reflector import WatchEvent
+from dhcpless_sandbox.demo.inventory import host
+from dhcpless_sandbox.eventing.source_events import Mode, make_event
 
 pytestmark = pytest.mark.bench
 

@@ -52,15 +52,21 @@ COVERS: dict[str, tuple[str, ...]] = {"runtime": ("runtime",), "dev": ("dev", "r
 """What one install provides: the `dev` group is installed on top of the runtime."""
 
 
+PROJECTS = ("pyproject.toml", "sandbox/pyproject.toml")
+"""The two distributions, the product and its sandbox: a change to either reinstalls."""
+
+
 def _stamp(kind: str) -> Path:
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()[:16]
-    return VENV / f".installed-{kind}-{digest}"
+    found = (ROOT / name for name in PROJECTS)
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in found if p.is_file()))
+    return VENV / f".installed-{kind}-{digest.hexdigest()[:16]}"
 
 
 def ensure_env(group: str | None) -> None:
-    """Create .venv and install the project (editable, with the `sandbox` extra the demo
-    needs and the `plot` extra the bench's figures need) plus one dependency group, unless an
-    install for this pyproject.toml covers it."""
+    """Create .venv and install both distributions, editable: the product with the `sandbox`
+    extra the demo needs (the sandbox distribution, `./sandbox`, in the same install) and the
+    `plot` extra the bench's figures need, plus one dependency group, unless an install for
+    these pyproject.toml files covers it."""
     kind = group or "runtime"
     if _stamp(kind).exists():
         return
@@ -69,7 +75,7 @@ def ensure_env(group: str | None) -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     print(f"dev.py: installing metal3-dhcpless ({group or 'runtime'} dependencies)", flush=True)
     _pip(f"pip>={MIN_PIP}")
-    _pip("-e", ".[sandbox,plot]", *(("--group", group) if group else ()))
+    _pip("-e", ".[sandbox,plot]", "-e", "./sandbox", *(("--group", group) if group else ()))
     for old in VENV.glob(".installed-*"):
         old.unlink()
     for covered in COVERS.get(kind, (kind,)):
@@ -105,7 +111,7 @@ WORKERS = min(4, 2 * (os.cpu_count() or 1))
 cores, 4 workers took the suite from 206 s to 164 s (2 workers: CPU busy 1.3 of 2 cores)."""
 PARALLEL = ("-n", str(WORKERS), "--dist", "loadgroup")
 """pytest-xdist: `WORKERS` workers, tests dealt out one by one except the
-modules with an expensive module fixture (`KEPT_TOGETHER` in tests/conftest.py). Arguments
+modules with an expensive module fixture (`KEPT_TOGETHER` in the root conftest.py). Arguments
 given to `test` come after these, so `-n 0` runs in one process."""
 
 

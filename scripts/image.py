@@ -144,7 +144,7 @@ def _pip_config() -> tuple[str, list[Path]]:
 
 
 CONTEXT = ("Containerfile", ".containerignore", "pyproject.toml", "README.md", "shared",
-           "functions", "deploy/gunicorn_conf.py", "deploy/image_source.py")  # fmt: skip
+           "functions", "deploy/gunicorn_conf.py")  # fmt: skip
 """What the build reads (the Containerfile's COPY sources, the ignore file): the cache's key."""
 SKIPPED = ("__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".egg-info")
 

@@ -1,8 +1,9 @@
 """The functions the image serves, in one place: name, Python module, what events reach it.
 
 Pure data, read by everything that maps a function name to code or to wiring:
-`dhcpless.serving.serve` and `deploy/gunicorn_conf.py` (which app to build), the sandbox runtime
-and the bench (which module to load), and a manifest test that holds it equal to
+`deploy/gunicorn_conf.py` and the sandbox's gunicorn processes (which app factory to load),
+`functions.apps` (one builder per entry, which `dhcpless serve` and the sandbox's runtime call),
+and a manifest test that holds it equal to
 `functions/*/func.yaml`, the Knative Services in `deploy/` and `eventing/`, and the Triggers'
 filters. The event types and kinds are what the function's Trigger passes (knative/eventing
 `pkg/eventfilter/subscriptionsapi/all_filter.go` and `any_filter.go`: a Trigger's `filters` are

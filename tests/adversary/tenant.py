@@ -3,7 +3,7 @@
 Threat model (issue 24): anyone who may create Secrets, annotate hosts or create IPPools in a
 served namespace (a tenant, a GitOps tool, a mistaken script). The tenant is a ServiceAccount
 whose Role grants exactly the `rules` a test names; every request it makes goes through the
-sandbox's authorizer (`dhcpless.sandbox.apiserver.rbac`), so an attack that needs a right the
+sandbox's authorizer (`dhcpless_sandbox.apiserver.rbac`), so an attack that needs a right the
 test did not name fails as Forbidden, not silently. The functions' own identities are not
 ServiceAccounts here and are not checked (their Roles are held to their code elsewhere).
 """
@@ -18,8 +18,8 @@ from typing import Any
 from kubernetes import client as k8s
 
 from dhcpless import keys
-from dhcpless.sandbox.apiserver import rbac
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver import rbac
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import objects, scenario
 
 Obj = dict[str, Any]

@@ -18,8 +18,8 @@ from kubernetes import client as k8s
 from dhcpless import keys
 from dhcpless.keys import EventType, ProvisioningState
 from dhcpless.models import Secret
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.standins.bmh_status import host_status, missing_secret_message
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.standins.bmh_status import host_status, missing_secret_message
 from tests.adversary import tenant
 from tests.scenarios import steps
 from tests.support import harness, objects

@@ -16,7 +16,7 @@ import yaml
 from kubernetes import client as k8s
 
 from dhcpless import keys
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.adversary import tenant
 from tests.manifests.support import ROOT
 from tests.scenarios import steps

@@ -25,7 +25,7 @@ import yaml
 from dhcpless import keys
 from dhcpless.keys import EventType, NetworkDataFormat
 from dhcpless.models import Secret
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.adversary import tenant
 from tests.scenarios import steps
 from tests.support import harness, objects

@@ -18,7 +18,7 @@ from kubernetes import client as k8s
 from dhcpless import keys
 from dhcpless.kube import Kube
 from dhcpless.kube.events import recorder
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from functions.resync.app import create_app as resync_app
 from functions.resync.settings import ResyncSettings
 from tests.adversary import tenant

@@ -19,7 +19,7 @@ from kubernetes import client as k8s
 
 from dhcpless import keys
 from dhcpless.keys import EventType
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.adversary import tenant
 from tests.scenarios import steps
 from tests.support import harness, objects

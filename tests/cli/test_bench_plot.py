@@ -14,7 +14,7 @@ import pytest
 from matplotlib import image
 
 from dhcpless.tools import cli
-from dhcpless.tools.bench import figures, records
+from dhcpless_sandbox.bench import figures, records
 
 FUNCTIONS = ("host-registration", "ipclaim-fulfilment", "resync", "secret-readiness")
 

@@ -135,7 +135,7 @@ def test_status_reads_the_cluster_in_kubeconfig(tmp_path: Path) -> None:
     """`dhcpless status` as a user runs it: KUBECONFIG names a live (sandbox) API server."""
     from kubernetes import client as k8s
 
-    from dhcpless.sandbox.apiserver import SandboxServer
+    from dhcpless_sandbox.apiserver.server import SandboxServer
     from tests.support import harness, objects
 
     with SandboxServer() as server:

@@ -79,7 +79,7 @@ def test_without_the_sandbox_extra_the_demo_names_it(module: str) -> None:
 
 
 def test_the_bench_table_explains_every_figure() -> None:
-    from dhcpless.tools.bench import legend, report
+    from dhcpless_sandbox.bench import legend, report
 
     result: dict[str, Any] = {key: 1.25 for key in report.KEYS}
     result["to_unpause_seconds"] = [0.5, 1.0, math.nan]

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from dhcpless.tools.demo.logs import EXPECTED_CONFLICT, demo_logs
-from dhcpless.tools.demo.report import print_summary
+from dhcpless_sandbox.demo.logs import EXPECTED_CONFLICT, demo_logs
+from dhcpless_sandbox.demo.report import print_summary
 from tests.support.waits import seconds
 
 DHCPLESS = Path(sys.executable).parent / "dhcpless"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dhcpless.tools.demo.report import LEGEND, HostRow, Progress
+from dhcpless_sandbox.demo.report import LEGEND, HostRow, Progress
 from tests.support.waits import seconds
 
 DHCPLESS = Path(sys.executable).parent / "dhcpless"

@@ -58,7 +58,8 @@ def test_switching_tasks_does_not_reinstall(
         dev.ensure_env("dev" if task == "test" else None)
     projects = [line for line in installs if line.startswith("-e")]
     assert projects == [
-        "-e .[sandbox,plot]" + (f" --group {group}" if group else "") for group in expected_groups
+        "-e .[sandbox,plot] -e ./sandbox" + (f" --group {group}" if group else "")
+        for group in expected_groups
     ]
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from kubernetes import client, config
 
-from dhcpless.tools.demo.run import EXAMPLES_NAMESPACE, READY_LINE
+from dhcpless_sandbox.demo.run import EXAMPLES_NAMESPACE, READY_LINE
 from tests.support.waits import seconds
 
 DHCPLESS = Path(sys.executable).parent / "dhcpless"

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import yaml
 
-from dhcpless.sandbox.apiserver import SandboxServer
 from dhcpless.tools import cli
+from dhcpless_sandbox.apiserver.server import SandboxServer
 
 Setup = Callable[[Path, str], tuple[list[str], str]]
 

@@ -8,8 +8,10 @@ one sitting can read.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import grimp
 import pytest
@@ -17,6 +19,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "shared" / "dhcpless"
 FUNCTIONS = REPO / "functions"
+SANDBOX = REPO / "sandbox" / "src" / "dhcpless_sandbox"
+"""The sandbox distribution's package: held to the same shape (cycles, length, docstrings)."""
 CORE = frozenset(
     {
         "__init__",
@@ -39,7 +43,6 @@ LAYERS = frozenset(
         "kube",
         "models",
         "render",
-        "sandbox",
         "serving",
         "templates",
         "tools",
@@ -91,12 +94,14 @@ def _strongly_connected(graph: Mapping[str, set[str]]) -> Iterator[list[str]]:
 
 def _import_graph() -> dict[str, set[str]]:
     """Runtime imports between our modules (`if TYPE_CHECKING:` imports cannot form a cycle)."""
-    graph = grimp.build_graph("dhcpless", "functions", exclude_type_checking_imports=True)
+    graph = grimp.build_graph(
+        "dhcpless", "functions", "dhcpless_sandbox", exclude_type_checking_imports=True
+    )
     return {m: set(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
 
 
 def _modules() -> list[Path]:
-    return sorted([*PACKAGE.rglob("*.py"), *FUNCTIONS.rglob("*.py")])
+    return sorted([*PACKAGE.rglob("*.py"), *FUNCTIONS.rglob("*.py"), *SANDBOX.rglob("*.py")])
 
 
 @pytest.mark.parametrize(
@@ -127,7 +132,7 @@ def test_the_root_holds_only_the_core() -> None:
 def test_every_package_says_what_it_is_for() -> None:
     undocumented = [
         str(init.relative_to(REPO))
-        for init in PACKAGE.rglob("__init__.py")
+        for init in [*PACKAGE.rglob("__init__.py"), *SANDBOX.rglob("__init__.py")]
         if not init.read_text().lstrip().startswith('"""')
     ]
     assert undocumented == []
@@ -136,3 +141,30 @@ def test_every_package_says_what_it_is_for() -> None:
 def test_no_module_is_too_long_to_read_in_one_sitting() -> None:
     lengths = {str(p.relative_to(REPO)): len(p.read_text().splitlines()) for p in _modules()}
     assert {path: n for path, n in lengths.items() if n >= MAX_LINES} == {}
+
+
+def _contract(start: str) -> dict[str, Any]:
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (found,) = [c for c in contracts["contracts"] if c["name"].startswith(start)]
+    return dict(found)
+
+
+def _children(package: Path, prefix: str) -> set[str]:
+    """The modules and packages directly under `package`, as dotted names."""
+    names = {p.stem for p in package.glob("*.py") if p.stem != "__init__"}
+    names |= {p.name for p in package.iterdir() if (p / "__init__.py").is_file()}
+    return {f"{prefix}.{name}" for name in names}
+
+
+def test_the_sandboxs_world_may_take_only_models_keys_and_crds() -> None:
+    """The contract forbids every other part of the product, so a new one is forbidden too."""
+    allowed = {"dhcpless.models", "dhcpless.keys", "dhcpless.crds"}
+    product = _children(PACKAGE, "dhcpless") - allowed | {"functions"}
+    forbidden = set(_contract("the sandbox's API server")["forbidden_modules"])
+    assert forbidden == product
+
+
+def test_only_the_runtime_of_the_sandbox_may_import_the_functions() -> None:
+    """The contract names every part of the sandbox but its runtime, so a new part is held."""
+    parts = _children(SANDBOX, "dhcpless_sandbox") - {"dhcpless_sandbox.runtime"}
+    assert set(_contract("only the sandbox's runtime")["source_modules"]) == parts

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import KEPT_TOGETHER, LONGEST_FIRST, REPO_ROOT
+from conftest import KEPT_TOGETHER, LONGEST_FIRST, REPO_ROOT
 from tests.support.scheduling import longest_first
 
 

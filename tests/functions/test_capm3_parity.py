@@ -20,8 +20,8 @@ from dhcpless.kube import Kube
 from dhcpless.models import BareMetalHost, IPAddress
 from dhcpless.models.netdata import Networks
 from dhcpless.render.openstack import render_networks
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.standins.capi_ipam import CapiIPAMController, load_crds
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.standins.capi_ipam import CapiIPAMController, load_crds
 from tests.manifests.rbac_lifecycle_steps import CAPI_GROUP, external_world
 from tests.support import harness, objects
 

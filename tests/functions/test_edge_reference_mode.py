@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from dhcpless import keys
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects
 
 REF = "dev.knative.apiserver.ref."

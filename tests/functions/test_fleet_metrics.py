@@ -24,8 +24,8 @@ from kubernetes import client as k8s
 
 from dhcpless import keys
 from dhcpless.kube import Kube
-from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.serving.events import PING_EVENT_TYPE
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from functions.resync import app as resync_app
 from functions.resync import fleet
 from functions.resync.settings import ResyncSettings

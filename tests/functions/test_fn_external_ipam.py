@@ -18,9 +18,9 @@ from kubernetes import client as k8s
 
 from dhcpless import keys
 from dhcpless.keys import EventType
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
-from dhcpless.sandbox.standins.capi_ipam import CapiIPAMController, load_crds
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.controllers.custom_objects import CustomObjects
+from dhcpless_sandbox.standins.capi_ipam import CapiIPAMController, load_crds
 from tests.manifests.rbac_lifecycle_steps import CAPI_GROUP, external_world
 from tests.support import harness, objects
 

@@ -20,7 +20,7 @@ from kubernetes import client as k8s
 from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.models import Secret
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
 
 FN = "ipclaim-fulfilment"
@@ -177,7 +177,8 @@ def test_delete_event_and_vanished_host(world: SandboxServer) -> None:
 def test_a_retry_after_a_failed_release_still_releases(world: SandboxServer) -> None:
     """The writer created the Secret, then its release failed (503): Knative retries the
     event, the create now finds the Secret, and the retry must still release the host."""
-    from dhcpless.sandbox.apiserver import ApiError, RequestInfo
+    from dhcpless_sandbox.apiserver.request import RequestInfo
+    from dhcpless_sandbox.apiserver.status import ApiError
 
     failures: list[RequestInfo] = []
 

@@ -22,7 +22,7 @@ import yaml
 from dhcpless import keys
 from dhcpless.keys import EventType, NetworkDataFormat
 from dhcpless.models import Secret
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
 
 SECRET = "host-0" + keys.SECRET_NAME_SUFFIX

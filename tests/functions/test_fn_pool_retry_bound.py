@@ -19,7 +19,7 @@ from dhcpless import keys
 from dhcpless.chain.predicates import pool_room
 from dhcpless.keys import EventType
 from dhcpless.models import IPPool
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.scenarios import steps
 from tests.support import harness, objects, scenario
 

@@ -15,8 +15,8 @@ from cloudevents.core.bindings.http import to_binary_event
 from cloudevents.core.v1.event import CloudEvent
 
 from dhcpless import keys
-from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.serving.events import PING_EVENT_TYPE
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
 
 FUNCTIONS = ["host-registration", "ipclaim-fulfilment", "secret-readiness", "resync"]

@@ -19,7 +19,7 @@ from kubernetes import client as k8s
 
 from dhcpless import keys
 from dhcpless.kube import Kube
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from functions.resync.app import create_app
 from functions.resync.settings import ResyncSettings
 from tests.manifests.rbac_cache_steps import ping

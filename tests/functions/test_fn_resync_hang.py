@@ -19,8 +19,8 @@ from cloudevents.core.v1.event import CloudEvent
 from kubernetes import client as k8s
 
 from dhcpless import keys
-from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.serving.events import PING_EVENT_TYPE
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e

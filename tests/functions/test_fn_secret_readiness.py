@@ -27,7 +27,7 @@ from dhcpless.keys import EventType
 from dhcpless.kube import Kube, PreconditionFailed
 from dhcpless.models import BareMetalHost, Secret, network_template_from_k8s
 from dhcpless.refs import HostRef
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects
 
 FN = "secret-readiness"

@@ -20,7 +20,7 @@ import pytest
 from dhcpless import keys
 from dhcpless.chain.decide import repause, slipped
 from dhcpless.keys import EventType
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.functions.test_fn_resync_hang import ping
 from tests.support import harness, objects, scenario
 

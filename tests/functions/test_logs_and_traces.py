@@ -27,8 +27,8 @@ from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.kube.events import recorder
 from dhcpless.models import Secret
-from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.serving import logs
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
 
 FIRST = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"

@@ -21,7 +21,7 @@ from kubernetes import client as k8s
 
 from dhcpless import keys
 from dhcpless.keys import EventType
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
 from tests.support.waits import seconds
 

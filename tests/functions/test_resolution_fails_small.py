@@ -17,7 +17,7 @@ import pytest
 from kubernetes import client as k8s
 
 from dhcpless.keys import EventType
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects
 
 FN = "host-registration"

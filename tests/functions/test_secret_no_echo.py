@@ -27,7 +27,7 @@ from dhcpless.keys import EventType, ValidationRule
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.render import redact
 from dhcpless.render.validate import validate_network_data
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects
 
 MARKER = re.compile(r"QZ\d\d")

@@ -24,8 +24,9 @@ from dhcpless.kube.events.recorder import event_body
 from dhcpless.models import BareMetalHost, Secret
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.tools.status.command import Output, Phase, human_age, run_status
+from dhcpless.tools.status.command import Output, human_age, run_status
+from dhcpless.tools.status.phase import Phase
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e

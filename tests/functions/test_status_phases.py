@@ -25,8 +25,9 @@ from dhcpless.kube.events.recorder import event_body
 from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.tools.status.command import Phase, run_status
+from dhcpless.tools.status.command import run_status
+from dhcpless.tools.status.phase import Phase
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e

@@ -17,8 +17,9 @@ from kubernetes import client as k8s
 from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.kube import Kube
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.tools.status.command import Phase, run_status
+from dhcpless.tools.status.command import run_status
+from dhcpless.tools.status.phase import Phase
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
 
 pytestmark = pytest.mark.e2e

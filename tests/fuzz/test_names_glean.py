@@ -21,12 +21,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from dhcpless.keys import RamdiskProfile
 from dhcpless.models import BareMetalHost
 from dhcpless.models.netdata import NetworkData
 from dhcpless.render import RenderError, render_network_data
 from dhcpless.render.validate import validate_network_data
-from dhcpless.sandbox.standins import fake_root, glean_runs, ramdisk
-from dhcpless.sandbox.standins.ramdisk import GleanMode, RamdiskProfile
+from dhcpless_sandbox.standins import fake_root, glean_runs, ramdisk
+from dhcpless_sandbox.standins.ramdisk import GleanMode
 from tests.fuzz.count import GENERATED
 from tests.support import objects
 

@@ -24,8 +24,8 @@ from kubernetes import client as k8s
 
 from dhcpless import keys, registry
 from dhcpless.kube import Kube
-from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.serving.web import Settings
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from functions.resync.settings import ResyncSettings
 from tests.support import harness, objects, scenario
 

@@ -30,13 +30,13 @@ import pytest
 from kubernetes import client as k8s
 
 from dhcpless.keys import NAMESPACE_ENV, FunctionName
-from dhcpless.sandbox.runtime import processes
-from dhcpless.sandbox.runtime.processes import ProcessSpec
-from dhcpless.sandbox.runtime.world import WorldSettings
-from dhcpless.sandbox.standins.bmo import GleanMode
-from dhcpless.tools.bench import inventory
-from dhcpless.tools.bench.world import ProcessWorld, app_of, token
-from dhcpless.tools.demo.inventory import create
+from dhcpless_sandbox.bench import inventory
+from dhcpless_sandbox.bench.world import ProcessWorld, app_of, token
+from dhcpless_sandbox.demo.inventory import create
+from dhcpless_sandbox.runtime import processes
+from dhcpless_sandbox.runtime.processes import ProcessSpec
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
+from dhcpless_sandbox.standins.ramdisk import GleanMode
 from tests.manifests.support import SERVED_PACKAGES
 from tests.manifests.test_image import (
     EXPECTED_API_REQUESTS,
@@ -158,7 +158,9 @@ def test_runs_as_the_images_user_on_a_read_only_root(image: bundle.Bundle) -> No
     assert done.returncode != 0 and "Read-only file system" in done.stderr, done.stderr
 
 
-@pytest.mark.parametrize("package", ["sandbox", "tools/demo", "tools/bench", "tests"])
+@pytest.mark.parametrize(
+    "package", ["sandbox", "tools/demo", "tools/bench", "tests", "dhcpless_sandbox"]
+)
 def test_image_holds_no_sandbox_demo_bench_or_tests(image: bundle.Bundle, package: str) -> None:
     site = next((image.rootfs / "opt" / "dhcpless" / "lib").glob("python3*/site-packages"))
     assert (site / "dhcpless" / "serving").is_dir()

@@ -22,8 +22,8 @@ from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.kube import Kube
 from dhcpless.kube.cache.watchcache import WatchCache, kinds_for
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.controllers.custom_objects import CustomObjects
 from functions.host_registration.app import create_app as registration_app
 from functions.ipclaim_fulfilment.app import create_app as fulfilment_app
 from functions.resync.app import create_app as resync_app

@@ -23,9 +23,9 @@ from kubernetes import client as k8s
 from dhcpless import keys
 from dhcpless.keys import EventType, ProvisioningState
 from dhcpless.kube import Kube
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
-from dhcpless.sandbox.standins.bmh_status import host_status
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.controllers.custom_objects import CustomObjects
+from dhcpless_sandbox.standins.bmh_status import host_status
 from functions.host_registration.app import create_app as registration_app
 from functions.ipclaim_fulfilment.app import create_app as fulfilment_app
 from tests.support import harness as e2e
@@ -150,7 +150,7 @@ def external_world() -> list[dict[str, object]]:
 def external(sandbox: SandboxServer) -> str:
     """External IPAM through the functions: host-registration claims from the CAPI pool, the
     stand-in serves the claim, ipclaim-fulfilment renders; returns the Secret's name."""
-    from dhcpless.sandbox.standins.capi_ipam import CapiIPAMController, load_crds
+    from dhcpless_sandbox.standins.capi_ipam import CapiIPAMController, load_crds
 
     load_crds(sandbox)
     with sandbox.api_client() as admin:
@@ -178,7 +178,7 @@ def external(sandbox: SandboxServer) -> str:
 def external_resync(sandbox: SandboxServer, ping: Callable[[], int]) -> None:
     """A host of the CAPI pool created while no source runs: resync claims, then renders."""
     reference = "metal3datatemplates.infrastructure.cluster.x-k8s.io/tmpl-ext"
-    from dhcpless.sandbox.standins.capi_ipam import CapiIPAMController
+    from dhcpless_sandbox.standins.capi_ipam import CapiIPAMController
 
     with sandbox.api_client() as admin:
         scenario.create(admin, objects.host("ext-2", template=reference))

@@ -19,8 +19,8 @@ from collections.abc import Callable
 from dhcpless import keys
 from dhcpless.keys import EventType
 from dhcpless.kube import Kube
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.controllers.custom_objects import CustomObjects
 from functions.host_registration.app import create_app as registration_app
 from functions.ipclaim_fulfilment.app import create_app as fulfilment_app
 from tests.manifests import rbac_lifecycle_steps

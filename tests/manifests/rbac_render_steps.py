@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dhcpless import keys
 from dhcpless.keys import EventType
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.controllers.custom_objects import CustomObjects
 from functions.host_registration.app import create_app as registration_app
 from tests.support import harness as e2e
 from tests.support import objects, scenario

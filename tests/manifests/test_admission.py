@@ -17,7 +17,7 @@ import kubernetes_validate
 import pytest
 
 from dhcpless import keys
-from dhcpless.tools.demo import policy as demo_policy
+from dhcpless_sandbox.demo import policy as demo_policy
 
 from .support import ROOT, Obj, kustomize, load_yaml
 

@@ -15,8 +15,8 @@ import copy
 
 import pytest
 
-from dhcpless.sandbox.apiserver.rbac import Authorizer, service_account
-from dhcpless.sandbox.apiserver.request import RequestInfo
+from dhcpless_sandbox.apiserver.rbac import Authorizer, service_account
+from dhcpless_sandbox.apiserver.request import RequestInfo
 
 from .support import ROOT, Obj, kustomize
 

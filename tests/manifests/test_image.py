@@ -305,13 +305,17 @@ def _stages() -> list[list[tuple[str, str]]]:
     return stages
 
 
-def test_image_is_built_from_a_pruned_source_and_keeps_no_wheel() -> None:
-    """The build stage prunes (deploy/image_source.py) before it installs; the final stage
-    copies only the installed environment and the user's passwd entry: no wheel, no source
-    tree, no pip cache."""
+def test_image_installs_the_product_alone_and_keeps_no_wheel() -> None:
+    """The build stage copies the product's sources only (the sandbox is another distribution,
+    `sandbox/`) and installs them as they are, with no extra and no pruning step; the final
+    stage copies only the installed environment and the user's passwd entry: no wheel, no
+    source tree, no pip cache."""
     build, final = _stages()
+    sources = {name for word, args in build if word == "COPY" for name in args.split()[:-1]}
+    assert sources == {"pyproject.toml", "README.md", "shared", "functions"}, sources
     runs = " && ".join(args for word, args in build if word == "RUN")
-    assert runs.index("deploy/image_source.py shared") < runs.index("pip install")
+    assert "/opt/dhcpless/bin/pip install --no-cache-dir . " in runs, runs
+    assert "prune" not in runs and "sandbox" not in runs and "[" not in runs, runs
     assert "--no-cache-dir" in runs
     copies = [args for word, args in final if word == "COPY"]
     assert all("wheel" not in args and "/src" not in args for args in copies), copies

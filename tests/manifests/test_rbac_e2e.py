@@ -22,7 +22,7 @@ from kubernetes import client as k8s
 
 from dhcpless import keys
 from dhcpless.kube import Kube
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness as e2e
 from tests.support import objects, scenario
 

@@ -17,7 +17,7 @@ import yaml
 
 from dhcpless import registry
 from dhcpless.keys import DEAD_LETTER_FUNCTION
-from dhcpless.sandbox.runtime.wiring import TRIGGER_FILTERS
+from dhcpless_sandbox.runtime.wiring import TRIGGER_FILTERS
 
 from .support import ROOT, Obj, load_yaml
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from dhcpless import keys
-from dhcpless.sandbox.runtime.wiring import SOURCES
+from dhcpless_sandbox.runtime.wiring import SOURCES
 
 from .support import Obj, named
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import pytest
 
 from dhcpless.keys import RamdiskProfile
-from dhcpless.sandbox.standins.ramdisk_judge import lost
+from dhcpless_sandbox.standins.ramdisk_judge import lost
 from tests.netns.conftest import skip_unless_kernel_has
 from tests.support.layouts import BOOT, LAYOUTS
 from tests.support.netns import Lab

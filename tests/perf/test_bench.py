@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from dhcpless.sandbox.eventing.delivery import BrokerMode
-from dhcpless.tools.bench import run as bench
-from dhcpless.tools.bench.chaos import measure_chaos
-from dhcpless.tools.bench.report import KEYS, OUTSIDE_KEYS
-from dhcpless.tools.bench.run import measure, run_bench
+from dhcpless_sandbox.bench import run as bench
+from dhcpless_sandbox.bench.chaos import measure_chaos
+from dhcpless_sandbox.bench.report import KEYS, OUTSIDE_KEYS
+from dhcpless_sandbox.bench.run import measure, run_bench
+from dhcpless_sandbox.eventing.delivery import BrokerMode
 
 pytestmark = pytest.mark.e2e
 

@@ -11,10 +11,10 @@ import pytest
 import urllib3
 from cloudevents.core.base import BaseCloudEvent
 
-from dhcpless.sandbox.runtime.processes import ProcessSpec
-from dhcpless.sandbox.runtime.wiring import ping_event
-from dhcpless.tools.bench import coldstart as bench_coldstart
-from dhcpless.tools.bench.coldstart import BARE, FLOOR, measure
+from dhcpless_sandbox.bench import coldstart as bench_coldstart
+from dhcpless_sandbox.bench.coldstart import BARE, FLOOR, measure
+from dhcpless_sandbox.runtime.processes import ProcessSpec
+from dhcpless_sandbox.runtime.wiring import ping_event
 
 SPECS = {"one": ProcessSpec("one:app()"), "two": ProcessSpec("two:app()")}
 COST = {"bare:app()": 1.0, "floor:app()": 2.0, "one:app()": 2.2, "two:app()": 3.0}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dhcpless.tools.bench.cost import (
+from dhcpless_sandbox.bench.cost import (
     ACCESS_ARGS,
     cpu_seconds,
     cpu_snapshot,

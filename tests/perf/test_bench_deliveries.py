@@ -14,11 +14,11 @@ from cloudevents.core.v1.event import CloudEvent
 
 from dhcpless.chain.gather import ipam
 from dhcpless.keys import FunctionName
-from dhcpless.sandbox.apiserver import AuditRecord
-from dhcpless.sandbox.runtime.wiring import PING_SOURCE, PING_TYPE
-from dhcpless.tools.bench.count import POOL_SCAN, window
-from dhcpless.tools.bench.deliveries import Cause, cause
-from dhcpless.tools.bench.report import KEYS, OUTSIDE_KEYS
+from dhcpless_sandbox.apiserver.audit import AuditRecord
+from dhcpless_sandbox.bench.count import POOL_SCAN, window
+from dhcpless_sandbox.bench.deliveries import Cause, cause
+from dhcpless_sandbox.bench.report import KEYS, OUTSIDE_KEYS
+from dhcpless_sandbox.runtime.wiring import PING_SOURCE, PING_TYPE
 
 FULFIL, REGISTER = FunctionName.IPCLAIM_FULFILMENT.value, FunctionName.HOST_REGISTRATION.value
 RESYNC = FunctionName.RESYNC.value

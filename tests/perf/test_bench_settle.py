@@ -8,8 +8,8 @@ from collections.abc import Mapping
 
 import pytest
 
-from dhcpless.tools.bench import settle as bench_settle
-from dhcpless.tools.bench.settle import Probes, Unsettled, hopeless, settle
+from dhcpless_sandbox.bench import settle as bench_settle
+from dhcpless_sandbox.bench.settle import Probes, Unsettled, hopeless, settle
 
 AVAILABLE = bench_settle.AVAILABLE
 

@@ -15,11 +15,11 @@ from typing import Any
 import urllib3
 
 from dhcpless import keys
-from dhcpless.sandbox.apiserver.admission import WriteOptions
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.runtime.processes import ProcessSpec
-from dhcpless.sandbox.runtime.wiring import ping_event
-from dhcpless.tools.bench import coldstart
+from dhcpless_sandbox.apiserver.admission import WriteOptions
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.bench import coldstart
+from dhcpless_sandbox.runtime.processes import ProcessSpec
+from dhcpless_sandbox.runtime.wiring import ping_event
 from tests.support import harness, objects
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,9 +20,9 @@ import urllib3
 
 from dhcpless import keys
 from dhcpless.keys import EventType, FunctionName
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.runtime.processes import ProcessSpec
-from dhcpless.tools.bench import coldstart as bench_coldstart
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.bench import coldstart as bench_coldstart
+from dhcpless_sandbox.runtime.processes import ProcessSpec
 from tests.support import harness, objects
 from tests.support.waits import seconds
 

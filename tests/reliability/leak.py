@@ -21,7 +21,7 @@ from cloudevents.core.base import BaseCloudEvent
 from kubernetes import client as k8s
 
 from dhcpless import keys
-from dhcpless.sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world import World
 
 WSGI = Callable[..., Any]
 

@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from dhcpless.sandbox.runtime.chaos import ChaosSettings
-from dhcpless.tools.demo.chaos import run_chaos_demo
+from dhcpless_sandbox.demo.chaos import run_chaos_demo
+from dhcpless_sandbox.runtime.chaos import ChaosSettings
 
 pytestmark = pytest.mark.e2e
 

@@ -21,10 +21,11 @@ import yaml
 from dhcpless import keys
 from dhcpless.kube import Kube
 from dhcpless.kube.api import namespaces
-from dhcpless.sandbox.apiserver.rbac import service_account
-from dhcpless.sandbox.runtime.world import World, WorldSettings
-from dhcpless.tools.demo.inventory import create, inventory
-from dhcpless.tools.demo.report import observe
+from dhcpless_sandbox.apiserver.rbac import service_account
+from dhcpless_sandbox.demo.inventory import create, inventory
+from dhcpless_sandbox.demo.report import observe
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from functions.resync.app import watched_namespaces
 from functions.resync.settings import ResyncSettings
 from tests.manifests.support import ROOT, kustomize

@@ -14,11 +14,11 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.apiserver import SandboxServer
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
-from dhcpless.sandbox.controllers.reflector import WatchEvent
-from dhcpless.sandbox.observe.observer import Observer
-from dhcpless.tools.demo.inventory import NAMESPACE, create, host, inventory
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.controllers.custom_objects import CustomObjects
+from dhcpless_sandbox.controllers.reflector import WatchEvent
+from dhcpless_sandbox.demo.inventory import NAMESPACE, create, host, inventory
+from dhcpless_sandbox.observe.observer import Observer
 from tests.support.waits import eventually
 
 Obj = dict[str, Any]

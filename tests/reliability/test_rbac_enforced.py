@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 from kubernetes import client as k8s
 
-from dhcpless.sandbox.apiserver.rbac import Authorizer, service_account
-from dhcpless.sandbox.apiserver.request import RequestInfo
-from dhcpless.sandbox.runtime.world import World, WorldSettings
-from dhcpless.tools.demo.inventory import NAMESPACE, create, inventory
-from dhcpless.tools.demo.report import observe
+from dhcpless_sandbox.apiserver.rbac import Authorizer, service_account
+from dhcpless_sandbox.apiserver.request import RequestInfo
+from dhcpless_sandbox.demo.inventory import NAMESPACE, create, inventory
+from dhcpless_sandbox.demo.report import observe
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.support.waits import eventually, seconds
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,9 +16,10 @@ import pytest
 
 from dhcpless.chain import act as chain_act
 from dhcpless.chain.actions import Action, WriteSecret
-from dhcpless.sandbox.runtime.world import World, WorldSettings
-from dhcpless.tools.demo.inventory import NAMESPACE, create, inventory
-from dhcpless.tools.demo.report import HostRow, observe
+from dhcpless_sandbox.demo.inventory import NAMESPACE, create, inventory
+from dhcpless_sandbox.demo.report import HostRow, observe
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.reliability import leak
 from tests.support.waits import eventually, seconds
 

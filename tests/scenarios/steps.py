@@ -12,8 +12,8 @@ from kubernetes import client as k8s
 
 from dhcpless import keys
 from dhcpless.keys import EventType
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.runtime.wiring import PING_TYPE
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.runtime.wiring import PING_TYPE
 from tests.support import harness, objects, scenario
 
 Obj = dict[str, Any]

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from dhcpless import keys
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.scenarios import steps
 from tests.support import harness, objects
 

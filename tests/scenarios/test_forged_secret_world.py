@@ -22,7 +22,7 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
-from dhcpless.tools.demo.inventory import POOL
+from dhcpless_sandbox.demo.inventory import POOL
 from tests.adversary import tenant
 from tests.scenarios.world_run import NS, Obj, Run, judged, objects, scenario_world
 from tests.support.waits import eventually, stays

@@ -7,7 +7,7 @@ from kubernetes import client as k8s
 
 from dhcpless import keys
 from dhcpless.keys import EventType
-from dhcpless.sandbox.standins.capi_ipam import load_crds
+from dhcpless_sandbox.standins.capi_ipam import load_crds
 from tests.manifests.rbac_lifecycle_steps import CAPI_GROUP, external_world
 from tests.scenarios import steps
 from tests.support import harness, objects

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from dhcpless import keys
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.scenarios import steps
 from tests.support import harness, objects
 

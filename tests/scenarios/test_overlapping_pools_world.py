@@ -16,7 +16,7 @@ import pytest
 
 from dhcpless.keys import ProvisioningState
 from dhcpless.reasons import Reason
-from dhcpless.tools.demo.inventory import POOL
+from dhcpless_sandbox.demo.inventory import POOL
 from tests.adversary import tenant
 from tests.scenarios import tenant_steps as steps
 from tests.scenarios.world_run import NS, Obj, judged, objects, scenario_world

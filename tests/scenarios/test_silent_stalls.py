@@ -17,8 +17,8 @@ from kubernetes import client as k8s
 from dhcpless import keys
 from dhcpless.chain.predicates import answers
 from dhcpless.keys import EventType
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.standins.capi_ipam import load_crds
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.standins.capi_ipam import load_crds
 from tests.manifests.rbac_lifecycle_steps import CAPI_GROUP, external_world
 from tests.scenarios import steps
 from tests.support import harness, objects

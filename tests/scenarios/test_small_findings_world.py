@@ -33,8 +33,8 @@ from kubernetes import client
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
 from dhcpless.reasons import Reason
-from dhcpless.sandbox.apiserver.rbac import SERVICE_ACCOUNT_PREFIX
-from dhcpless.tools.demo.inventory import POOL
+from dhcpless_sandbox.apiserver.rbac import SERVICE_ACCOUNT_PREFIX
+from dhcpless_sandbox.demo.inventory import POOL
 from tests.scenarios import tenant_steps as steps
 from tests.scenarios.world_run import NS, Obj, Run, judged, objects, scenario_world
 from tests.support.waits import eventually, stays

@@ -11,7 +11,7 @@ from dhcpless.kube.events.recorder import flush, record
 from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-from dhcpless.sandbox.observe.stall_watch import StallWatch
+from dhcpless_sandbox.observe.stall_watch import StallWatch
 from tests.support import harness, objects
 from tests.support.waits import seconds
 

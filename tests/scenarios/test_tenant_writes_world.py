@@ -31,10 +31,10 @@ from dhcpless import keys
 from dhcpless.keys import ProvisioningState
 from dhcpless.models import Secret
 from dhcpless.reasons import Reason
-from dhcpless.sandbox.apiserver.rbac import SERVICE_ACCOUNT_PREFIX
-from dhcpless.sandbox.apiserver.request import RequestInfo
-from dhcpless.sandbox.apiserver.status import ApiError
-from dhcpless.tools.demo.inventory import POOL
+from dhcpless_sandbox.apiserver.rbac import SERVICE_ACCOUNT_PREFIX
+from dhcpless_sandbox.apiserver.request import RequestInfo
+from dhcpless_sandbox.apiserver.status import ApiError
+from dhcpless_sandbox.demo.inventory import POOL
 from tests.adversary import tenant
 from tests.scenarios import tenant_steps as steps
 from tests.scenarios.world_run import NS, Obj, Run, judged, objects, scenario_world

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from dhcpless.keys import FunctionName, ProvisioningState
-from dhcpless.sandbox.runtime.chaos import ChaosSettings
-from dhcpless.sandbox.standins.bmh_status import provisioning_state
+from dhcpless_sandbox.runtime.chaos import ChaosSettings
+from dhcpless_sandbox.standins.bmh_status import provisioning_state
 from tests.scenarios.world_run import Run, judged, objects, scenario_world
 from tests.support.waits import eventually, seconds
 

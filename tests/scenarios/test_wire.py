@@ -13,8 +13,8 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
-from dhcpless.sandbox.observe.wire import duplicates
-from dhcpless.tools.demo.inventory import host
+from dhcpless_sandbox.demo.inventory import host
+from dhcpless_sandbox.observe.wire import duplicates
 from tests.scenarios.world_run import NS, Run, scenario_world
 
 

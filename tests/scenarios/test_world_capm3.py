@@ -20,10 +20,10 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
-from dhcpless.sandbox.standins.capm3 import CAPM3Controller
-from dhcpless.sandbox.standins.capm3_objects import owned_by
-from dhcpless.tools.demo.inventory import POOL
+from dhcpless_sandbox.controllers.custom_objects import CustomObjects
+from dhcpless_sandbox.demo.inventory import POOL
+from dhcpless_sandbox.standins.capm3 import CAPM3Controller
+from dhcpless_sandbox.standins.capm3_objects import owned_by
 from tests.scenarios.world_run import NS, Run, judged, objects, scenario_world
 from tests.support.waits import eventually
 

@@ -28,8 +28,8 @@ from kubernetes import client
 
 from dhcpless.keys import ProvisioningState
 from dhcpless.reasons import Reason
-from dhcpless.sandbox.standins.capm3 import CAPM3Controller
-from dhcpless.tools.demo.inventory import POOL, TEMPLATE
+from dhcpless_sandbox.demo.inventory import POOL, TEMPLATE
+from dhcpless_sandbox.standins.capm3 import CAPM3Controller
 from tests.scenarios.world_run import NS, Obj, Run, judged, objects, scenario_world
 from tests.support.waits import eventually
 

@@ -23,7 +23,7 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
-from dhcpless.tools.demo.inventory import TEMPLATE
+from dhcpless_sandbox.demo.inventory import TEMPLATE
 from tests.scenarios.world_run import NS, Obj, Run, judged, objects, scenario_world
 from tests.support.waits import eventually
 

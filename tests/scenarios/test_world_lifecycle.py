@@ -13,7 +13,7 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
-from dhcpless.tools.demo.inventory import POOL, host
+from dhcpless_sandbox.demo.inventory import POOL, host
 from tests.scenarios.world_run import NS, Run, judged, objects, scenario_world
 from tests.support.waits import eventually
 

@@ -5,7 +5,8 @@ and every host waited for resync)."""
 
 from __future__ import annotations
 
-from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 
 
 def test_source_is_synced_when_start_returns() -> None:

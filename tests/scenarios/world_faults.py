@@ -14,13 +14,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from dhcpless.sandbox.apiserver.rbac import SERVICE_ACCOUNT_PREFIX
-from dhcpless.sandbox.apiserver.request import RequestInfo
-from dhcpless.sandbox.apiserver.status import ApiError
-from dhcpless.sandbox.runtime.chaos import Chaos
-from dhcpless.sandbox.runtime.runner import FunctionService, WSGIApp
-from dhcpless.sandbox.runtime.world import World, WorldSettings
-from dhcpless.sandbox.standins.bmo import GleanMode
+from dhcpless_sandbox.apiserver.rbac import SERVICE_ACCOUNT_PREFIX
+from dhcpless_sandbox.apiserver.request import RequestInfo
+from dhcpless_sandbox.apiserver.status import ApiError
+from dhcpless_sandbox.runtime.chaos import Chaos
+from dhcpless_sandbox.runtime.runner import FunctionService, WSGIApp
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
+from dhcpless_sandbox.standins.ramdisk import GleanMode
 
 Fault = Callable[[RequestInfo], ApiError | None]
 

@@ -23,13 +23,13 @@ from kubernetes import client
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
 from dhcpless.kube.cache.informer import Informer
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
-from dhcpless.sandbox.observe.observer import Observer
-from dhcpless.sandbox.observe.stall_watch import StallWatch
-from dhcpless.sandbox.observe.wire import WireWatch, bmo_machines
-from dhcpless.sandbox.runtime.chaos import Chaos, ChaosSettings
-from dhcpless.sandbox.runtime.world import World
-from dhcpless.tools.demo.inventory import POOL, create, inventory
+from dhcpless_sandbox.controllers.custom_objects import CustomObjects
+from dhcpless_sandbox.demo.inventory import POOL, create, inventory
+from dhcpless_sandbox.observe.observer import Observer
+from dhcpless_sandbox.observe.stall_watch import StallWatch
+from dhcpless_sandbox.observe.wire import WireWatch, bmo_machines
+from dhcpless_sandbox.runtime.chaos import Chaos, ChaosSettings
+from dhcpless_sandbox.runtime.world import World
 from tests.scenarios.world_faults import arm, chaos_world, holding_releases
 from tests.support.waits import eventually, seconds
 

@@ -20,7 +20,7 @@ from dhcpless import registry
 from dhcpless.keys import EventType
 from dhcpless.kube import Kube
 from dhcpless.kube.events import recorder
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from functions.resync.settings import ResyncSettings
 from tests.support import objects, scenario, upstream
 

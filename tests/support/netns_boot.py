@@ -1,7 +1,7 @@
 """Boot a host's network data in a namespace: glean per NIC as the ramdisk runs it, then the
 real consumer of what it wrote, then the kernel's state read back.
 
-glean runs exactly as the sandbox's ramdisk runs it (`dhcpless.sandbox.standins.glean_runs`
+glean runs exactly as the sandbox's ramdisk runs it (`dhcpless_sandbox.standins.glean_runs`
 in a subprocess, on a fake root from `fake_root.build`: the early run, then one run per NIC),
 so the NIC names and files are the ones the file-level judge (`ramdisk_judge`) looked at.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from dhcpless.keys import RamdiskProfile
-from dhcpless.sandbox.standins import fake_root, glean_runs
+from dhcpless_sandbox.standins import fake_root, glean_runs
 from tests.support import netns_consumers
 from tests.support.netns import Host, Lab
 from tests.support.netns_expect import State, seen

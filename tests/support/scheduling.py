@@ -3,10 +3,10 @@
 xdist's own `--dist loadgroup` renames test ids to carry the `xdist_group` mark, which pytest 9
 no longer lets it do (a node's id is not a settable attribute any more), so the marks would be
 ignored. This scheduler groups by the test id instead: every test of a module listed in
-`tests.conftest.KEPT_TOGETHER` is one work unit (its expensive module fixture is built once, in
+`conftest.KEPT_TOGETHER` is one work unit (its expensive module fixture is built once, in
 one worker); every other test is a unit of its own.
 
-Units are started longest first (`tests.conftest.LONGEST_FIRST`, measured with `--durations`):
+Units are started longest first (`conftest.LONGEST_FIRST`, measured with `--durations`):
 a worker hands out units as workers ask for more, so a long unit started last keeps one worker
 busy while the others sit idle at the end of the run. Started first, the short ones fill in
 around it and the workers end together.

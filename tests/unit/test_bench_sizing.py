@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from dhcpless.tools.bench import sizing
+from dhcpless_sandbox.bench import sizing
 
 UNPAUSED_PER_SECOND, AVAILABLE_PER_SECOND = 15.0, 10.0
 """Measured at 500 to 2,000 hosts under the synchronous broker on the 2-core machine."""

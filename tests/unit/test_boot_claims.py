@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from dhcpless.sandbox.standins.boot_claims import claimed_on_boot_nic, judge
-from dhcpless.sandbox.standins.redhat_net import on_boot_nic, parse_redhat
+from dhcpless_sandbox.standins.boot_claims import claimed_on_boot_nic, judge
+from dhcpless_sandbox.standins.redhat_net import on_boot_nic, parse_redhat
 
 BOOT, OTHER = "52:54:00:00:00:01", "52:54:00:00:00:02"
 

@@ -19,7 +19,7 @@ from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost
 from dhcpless.reasons import Reason
 from dhcpless.render import PoolRef
-from dhcpless.sandbox.apiserver import names as api_rules
+from dhcpless_sandbox.apiserver import names as api_rules
 
 LENGTHS = [63, 64, 233, 234, 253, 254]
 BY_LENGTH = [pytest.param(n, id=f"host-{n}") for n in LENGTHS]

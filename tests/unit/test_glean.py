@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from dhcpless.keys import RamdiskProfile
-from dhcpless.sandbox.standins import glean_runs
-from dhcpless.sandbox.standins.fake_root import OS_RELEASE
 from dhcpless.tools.render_cmd import EXIT_OK, run_render
+from dhcpless_sandbox.standins import glean_runs
+from dhcpless_sandbox.standins.fake_root import OS_RELEASE
 from tests.support.waits import seconds
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "render"

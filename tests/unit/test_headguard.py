@@ -7,8 +7,8 @@ import runpy
 import pytest
 from gunicorn.util import load_class  # type: ignore[import-untyped]
 
-from dhcpless.sandbox.runtime import processes
 from dhcpless.serving import headguard
+from dhcpless_sandbox.runtime import processes
 from tests.manifests.support import ROOT
 
 

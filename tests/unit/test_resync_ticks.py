@@ -17,7 +17,7 @@ import pytest
 from pydantic import ValidationError
 
 from dhcpless import keys
-from dhcpless.sandbox.runtime.wiring import ping_event
+from dhcpless_sandbox.runtime.wiring import ping_event
 from functions.resync import app, cursor
 from functions.resync.settings import (
     DEFAULT_BUDGET_SECONDS,

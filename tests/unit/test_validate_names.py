@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 from dhcpless.chain.decide import netcheck
-from dhcpless.keys import ValidationRule
+from dhcpless.keys import RamdiskProfile, ValidationRule
 from dhcpless.render.problem import MAX_PER_RULE
 from dhcpless.render.validate import validate_network_data
-from dhcpless.sandbox.standins import fake_root, glean_runs, ramdisk
-from dhcpless.sandbox.standins.ramdisk import GleanMode, RamdiskProfile
+from dhcpless_sandbox.standins import fake_root, glean_runs, ramdisk
+from dhcpless_sandbox.standins.ramdisk import GleanMode
 from tests.support import objects
 
 from .test_functions_decide import bmh, found

@@ -27,7 +27,7 @@ from dhcpless.render import Address, redact, render_network_data
 from dhcpless.render.profiles import registry
 from dhcpless.render.profiles.glean import HINTS, REDHAT, Glean, RamdiskCheck
 from dhcpless.render.validate import validate_network_data
-from dhcpless.sandbox.standins.ramdisk import GleanMode, writer_loses
+from dhcpless_sandbox.standins.ramdisk import GleanMode, writer_loses
 from tests.support.layouts import BOOT, LAYOUTS
 
 from .hosts import make_host

@@ -10,7 +10,7 @@ from cloudevents.core.bindings.http import HTTPMessage, from_http_event, to_bina
 from cloudevents.core.v1.event import CloudEvent
 from flask import Flask, Response, request
 
-from dhcpless.sandbox.runtime.runner import FunctionService
+from dhcpless_sandbox.runtime.runner import FunctionService
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from kubernetes import client
 
-from dhcpless.sandbox.apiserver import SandboxServer
-from dhcpless.sandbox.runtime.world import World, WorldSettings
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.support import upstream
 
 UPSTREAM_CRDS = upstream.METAL3_CRDS

@@ -29,11 +29,12 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.chain.decide import slipped
-from dhcpless.sandbox.runtime.world import World, WorldSettings
-from dhcpless.tools.demo.inventory import NAMESPACE, create, host, inventory
-from dhcpless.tools.demo.policy import PolicyNote
-from dhcpless.tools.demo.report import observe
-from dhcpless.tools.demo.run import run_demo
+from dhcpless_sandbox.demo.inventory import NAMESPACE, create, host, inventory
+from dhcpless_sandbox.demo.policy import PolicyNote
+from dhcpless_sandbox.demo.report import observe
+from dhcpless_sandbox.demo.run import run_demo
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.support.kubectl import KUBECTL
 from tests.support.waits import eventually
 

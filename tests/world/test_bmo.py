@@ -20,9 +20,10 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.standins.bmh_status import missing_secret_message
-from dhcpless.sandbox.standins.bmo import BMOController
-from dhcpless.sandbox.standins.ramdisk import GleanMode, RamdiskProfile, ramdisk_boot
+from dhcpless.keys import RamdiskProfile
+from dhcpless_sandbox.standins.bmh_status import missing_secret_message
+from dhcpless_sandbox.standins.bmo import BMOController
+from dhcpless_sandbox.standins.ramdisk import GleanMode, ramdisk_boot
 from tests.support.waits import eventually
 
 NS, MAC = "default", "52:54:00:aa:bb:01"

@@ -21,9 +21,9 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.keys import ProvisioningState
-from dhcpless.sandbox.runtime.world import World
-from dhcpless.sandbox.standins.capm3 import CAPM3Controller
-from dhcpless.tools.demo.inventory import create
+from dhcpless_sandbox.demo.inventory import create
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.standins.capm3 import CAPM3Controller
 from tests.support import objects
 from tests.support import world_reads as reads
 from tests.support.waits import eventually

@@ -16,15 +16,16 @@ from typing import Any
 import pytest
 from cloudevents.core.v1.event import CloudEvent
 
-from dhcpless.sandbox.eventing.broker import Broker, Trigger
-from dhcpless.sandbox.eventing.delivery import (
+from dhcpless_sandbox.eventing.broker import Broker
+from dhcpless_sandbox.eventing.delivery import (
     BackoffPolicy,
     Delivery,
     Outcome,
     classify,
     parse_duration,
 )
-from dhcpless.sandbox.eventing.filters import trigger_filter
+from dhcpless_sandbox.eventing.filters import trigger_filter
+from dhcpless_sandbox.eventing.triggers import Trigger
 from tests.support.waits import seconds
 from tests.world.apps import Answer, Scripted
 

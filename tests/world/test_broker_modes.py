@@ -19,12 +19,15 @@ from cloudevents.core.bindings.http import to_binary_event
 from cloudevents.core.v1.event import CloudEvent
 from kubernetes import client
 
-from dhcpless.sandbox.eventing.broker import Broker, BrokerMode, Delivery, Trigger
-from dhcpless.sandbox.eventing.eventsource import ApiServerSource, SourceResource, WatchedResource
-from dhcpless.sandbox.runtime.runner import FunctionService
-from dhcpless.sandbox.runtime.world import WorldSettings
 from dhcpless.tools.cli import build_parser
-from dhcpless.tools.demo.run import run_demo
+from dhcpless_sandbox.controllers.reflector import WatchedResource
+from dhcpless_sandbox.demo.run import run_demo
+from dhcpless_sandbox.eventing.broker import Broker
+from dhcpless_sandbox.eventing.delivery import BrokerMode, Delivery
+from dhcpless_sandbox.eventing.eventsource import ApiServerSource, SourceResource
+from dhcpless_sandbox.eventing.triggers import Trigger
+from dhcpless_sandbox.runtime.runner import FunctionService
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.world.apps import Answer, Scripted
 
 WAIT = 30.0

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from cloudevents.core.v1.event import CloudEvent
 
-from dhcpless.sandbox.controllers.reflector import WatchEvent
-from dhcpless.sandbox.eventing.eventsource import ApiServerSource
-from dhcpless.sandbox.eventing.faults import Faults
-from dhcpless.sandbox.eventing.source_events import Mode, guess_plural, make_event
+from dhcpless_sandbox.controllers.reflector import WatchEvent
+from dhcpless_sandbox.eventing.eventsource import ApiServerSource
+from dhcpless_sandbox.eventing.faults import Faults
+from dhcpless_sandbox.eventing.source_events import Mode, guess_plural, make_event
 
 HOST: dict[str, Any] = {
     "apiVersion": "metal3.io/v1alpha1",

@@ -15,10 +15,10 @@ import pytest
 from cloudevents.core.v1.event import CloudEvent
 from kubernetes import client
 
-from dhcpless.sandbox.apiserver import SandboxServer
-from dhcpless.sandbox.controllers.reflector import WatchedResource
-from dhcpless.sandbox.eventing.eventsource import ApiServerSource, SourceResource
-from dhcpless.sandbox.eventing.source_events import Mode
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.controllers.reflector import WatchedResource
+from dhcpless_sandbox.eventing.eventsource import ApiServerSource, SourceResource
+from dhcpless_sandbox.eventing.source_events import Mode
 from tests.support.waits import eventually, seconds
 
 NS = "default"

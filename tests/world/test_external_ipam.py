@@ -21,8 +21,9 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.chain.predicates import answers
-from dhcpless.sandbox.runtime.world import World, WorldSettings
-from dhcpless.tools.demo.inventory import create, host
+from dhcpless_sandbox.demo.inventory import create, host
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.support.waits import eventually
 
 NS, POOL, CAPI = "demo", "ext", keys.CAPI_IPAM_GROUP

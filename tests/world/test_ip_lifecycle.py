@@ -23,11 +23,12 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.chain.predicates import answers
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
-from dhcpless.sandbox.observe.wire import duplicates
-from dhcpless.sandbox.runtime.world import World, WorldSettings
-from dhcpless.sandbox.standins.capm3 import CAPM3Controller
-from dhcpless.tools.demo.inventory import POOL, create, inventory
+from dhcpless_sandbox.controllers.custom_objects import CustomObjects
+from dhcpless_sandbox.demo.inventory import POOL, create, inventory
+from dhcpless_sandbox.observe.wire import duplicates
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
+from dhcpless_sandbox.standins.capm3 import CAPM3Controller
 from tests.support.waits import eventually
 
 NS = "demo"

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from dhcpless.sandbox.standins.allocation import (
+from dhcpless_sandbox.standins.allocation import (
     Allocation,
     AllocationFailed,
     address_name,
     allocate,
 )
-from dhcpless.sandbox.standins.ip_ranges import candidates
-from dhcpless.sandbox.standins.ipam_spec import IP, PoolSpec
+from dhcpless_sandbox.standins.ip_ranges import candidates
+from dhcpless_sandbox.standins.ipam_spec import IP, PoolSpec
 
 V4: dict[str, Any] = {
     "namePrefix": "p",

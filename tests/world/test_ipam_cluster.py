@@ -14,8 +14,8 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.standins import ipam_cluster
-from dhcpless.sandbox.standins.ipam import IPAMController
+from dhcpless_sandbox.standins import ipam_cluster
+from dhcpless_sandbox.standins.ipam import IPAMController
 from tests.support.waits import eventually, stays
 
 from .test_ipam_controller import NS, G, V, claim, get, status

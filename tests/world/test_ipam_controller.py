@@ -18,8 +18,8 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
 from dhcpless import keys
-from dhcpless.sandbox.standins.ipam import IPAMController
-from dhcpless.sandbox.standins.ipam_state import PoolState
+from dhcpless_sandbox.standins.ipam import IPAMController
+from dhcpless_sandbox.standins.ipam_state import PoolState
 from tests.support.waits import eventually, seconds
 
 NS, G, V = "default", keys.IPAM_GROUP, keys.IPAM_VERSION

@@ -19,8 +19,9 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.render import openstack, validate
-from dhcpless.sandbox.runtime.world import World, WorldSettings
-from dhcpless.tools.demo.inventory import NAMESPACE, create, host, inventory
+from dhcpless_sandbox.demo.inventory import NAMESPACE, create, host, inventory
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.ironic_schema import schema_check
 from tests.support.waits import eventually
 

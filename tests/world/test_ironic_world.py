@@ -19,9 +19,10 @@ import yaml
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.runtime.world import World, WorldSettings
-from dhcpless.tools.demo.inventory import NAMESPACE, create, inventory
-from dhcpless.tools.demo.run import EXAMPLES_NAMESPACE
+from dhcpless_sandbox.demo.inventory import NAMESPACE, create, inventory
+from dhcpless_sandbox.demo.run import EXAMPLES_NAMESPACE
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.ironic_schema import ironic_errors, schema_check
 from tests.support.waits import eventually
 

@@ -15,9 +15,10 @@ import pytest
 
 from dhcpless import keys
 from dhcpless.keys import FunctionName
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
-from dhcpless.sandbox.runtime.world import World, WorldSettings
-from dhcpless.tools.demo.inventory import POOL, create, inventory
+from dhcpless_sandbox.controllers.custom_objects import CustomObjects
+from dhcpless_sandbox.demo.inventory import POOL, create, inventory
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.support.waits import eventually
 
 NS, HOST = "demo", "host-000"

@@ -16,9 +16,10 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.runtime.world import World, WorldSettings
-from dhcpless.tools.demo.inventory import POOL, create, inventory
-from dhcpless.tools.demo.report import observe
+from dhcpless_sandbox.demo.inventory import POOL, create, inventory
+from dhcpless_sandbox.demo.report import observe
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.support.waits import eventually
 
 NS = "demo"

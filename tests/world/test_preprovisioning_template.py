@@ -15,9 +15,9 @@ from kubernetes import client
 
 from dhcpless import keys
 from dhcpless.crds import crd_files
-from dhcpless.sandbox.runtime.world import World
-from dhcpless.tools.demo.inventory import PREPROVISIONING_TEMPLATE, create, inventory
-from dhcpless.tools.demo.report import observe
+from dhcpless_sandbox.demo.inventory import PREPROVISIONING_TEMPLATE, create, inventory
+from dhcpless_sandbox.demo.report import observe
+from dhcpless_sandbox.runtime.world import World
 from tests.support.waits import eventually
 
 REPO = Path(__file__).resolve().parents[2]

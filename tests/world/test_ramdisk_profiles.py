@@ -17,8 +17,8 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.runtime.world import World
-from dhcpless.tools.demo.inventory import create
+from dhcpless_sandbox.demo.inventory import create
+from dhcpless_sandbox.runtime.world import World
 from tests.support import objects
 from tests.support import world_reads as reads
 from tests.support.waits import eventually, stays

@@ -17,9 +17,9 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.controllers.custom_objects import CustomObjects
-from dhcpless.sandbox.runtime.world import World
-from dhcpless.tools.demo.inventory import POOL, create, inventory
+from dhcpless_sandbox.controllers.custom_objects import CustomObjects
+from dhcpless_sandbox.demo.inventory import POOL, create, inventory
+from dhcpless_sandbox.runtime.world import World
 from tests.support.waits import eventually
 
 NS = "demo"

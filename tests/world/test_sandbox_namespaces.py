@@ -20,7 +20,7 @@ import pytest
 from kubernetes import client as k8s
 from kubernetes import config as k8s_config
 
-from dhcpless.tools.demo.run import sandbox_settings
+from dhcpless_sandbox.demo.run import sandbox_settings
 from tests.support import objects, scenario
 from tests.support.sandbox_process import running_sandbox
 from tests.support.waits import eventually

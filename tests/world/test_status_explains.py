@@ -20,10 +20,11 @@ import pytest
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.apiserver import rbac
-from dhcpless.sandbox.runtime.world import World, WorldSettings
 from dhcpless.tools import cli
-from dhcpless.tools.demo.inventory import NAMESPACE, create, host, inventory
+from dhcpless_sandbox.apiserver import rbac
+from dhcpless_sandbox.demo.inventory import NAMESPACE, create, host, inventory
+from dhcpless_sandbox.runtime.world import World
+from dhcpless_sandbox.runtime.world_settings import WorldSettings
 from tests.support.waits import eventually
 
 HOST = "host-001"

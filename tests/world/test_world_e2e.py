@@ -17,11 +17,11 @@ import yaml
 from kubernetes import client
 
 from dhcpless import keys
-from dhcpless.sandbox.runtime.wiring import DELIVERY, TRIGGER_FILTERS
-from dhcpless.sandbox.runtime.world import World
-from dhcpless.tools.demo.inventory import create, host, inventory
-from dhcpless.tools.demo.report import observe
-from dhcpless.tools.demo.run import run_demo
+from dhcpless_sandbox.demo.inventory import create, host, inventory
+from dhcpless_sandbox.demo.report import observe
+from dhcpless_sandbox.demo.run import run_demo
+from dhcpless_sandbox.runtime.wiring import DELIVERY, TRIGGER_FILTERS
+from dhcpless_sandbox.runtime.world import World
 from tests.support.waits import eventually, seconds, stays
 
 REPO = Path(__file__).resolve().parents[2]

@@ -18,13 +18,16 @@ from cloudevents.core.v1.event import CloudEvent
 from kubernetes.client.exceptions import ApiException
 from werkzeug.test import Client
 
-from dhcpless.sandbox.controllers.custom_objects import ignore_missing, none_if_missing
-from dhcpless.sandbox.controllers.periodic import Periodic
-from dhcpless.sandbox.eventing.event_copy import with_attributes
-from dhcpless.sandbox.eventing.faults import FaultInjector, Faults
-from dhcpless.sandbox.eventing.ingress import ingress_app
-from dhcpless.sandbox.standins.ifupdown import boot_nic_addresses, parse_ifupdown
-from dhcpless.sandbox.standins.ipam_state import indexes_status, pending_claims
+from dhcpless_sandbox.controllers.custom_objects import ignore_missing, none_if_missing
+from dhcpless_sandbox.controllers.periodic import Periodic
+from dhcpless_sandbox.eventing.broker import Broker
+from dhcpless_sandbox.eventing.dispatch import Connections, plain_connections
+from dhcpless_sandbox.eventing.event_copy import with_attributes
+from dhcpless_sandbox.eventing.faults import FaultInjector, Faults
+from dhcpless_sandbox.eventing.ingress import ingress_app
+from dhcpless_sandbox.runtime import wiring
+from dhcpless_sandbox.standins.ifupdown import boot_nic_addresses, parse_ifupdown
+from dhcpless_sandbox.standins.ipam_state import indexes_status, pending_claims
 from tests.support.waits import event_set, stays
 
 NOW = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -169,3 +172,20 @@ def test_periodic_runs_until_stopped() -> None:
     # five periods: a loop still running would have ticked
     stays(lambda: len(counts) == settled, 0.05, "no tick after stop")
     assert len(counts) == settled
+
+
+@pytest.mark.parametrize(
+    ("connections", "pool_class"),
+    [
+        pytest.param(wiring.one_write_connections, "_HTTPPool", id="the-worlds-broker"),
+        pytest.param(plain_connections, "HTTPConnectionPool", id="a-bare-broker"),
+    ],
+)
+def test_a_broker_writes_events_through_the_connections_it_is_given(
+    connections: Connections, pool_class: str
+) -> None:
+    """The world's Broker delivers each event in one write (the product's `kube.onewrite`, lent
+    by the runtime: the eventing imports no adapter); a bare Broker's client is urllib3's."""
+    broker = Broker(workers=2, connections=connections)
+    pool = broker._dispatcher._http.connection_from_url("http://127.0.0.1:9/")
+    assert type(pool).__name__ == pool_class

@@ -9,14 +9,12 @@ stderr; `app_for` is also a WSGI factory for running gunicorn directly:
 
 from __future__ import annotations
 
-import importlib
 import logging
 from typing import Any
 
 from flask import Flask
 from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
-from dhcpless import registry
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.limits import HEALTH_THREADS
@@ -32,9 +30,9 @@ def app_for(
 ) -> Flask:
     """The function's Flask app (ValueError for a name that is not a function)."""
     name = FunctionName(function)
-    module = importlib.import_module(registry.function(name.value).module)
-    app: Flask = module.create_app(kube or from_environment(name.value), settings)
-    return app
+    from functions.apps import create_app  # the product's one factory; lazily: a pod serves one
+
+    return create_app(name.value, kube or from_environment(name.value), settings)
 
 
 class _Gunicorn(BaseApplication):  # type: ignore[misc]  # gunicorn ships no type hints

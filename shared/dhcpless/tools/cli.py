@@ -14,39 +14,10 @@ from pathlib import Path
 
 from dhcpless import keys
 from dhcpless.keys import FunctionName
-from dhcpless.tools.cli_args import Parser, port, positive, ramdisk_profile_option, whole
-from dhcpless.tools.cli_errors import UsageError, is_user_error, problem
-
-
-def _demo(args: argparse.Namespace) -> int:
-    from dhcpless.tools.demo.logs import demo_logs
-
-    with demo_logs():
-        if args.chaos:
-            from dhcpless.tools.demo.chaos import run_chaos_demo
-
-            return run_chaos_demo(hosts=args.hosts, seed=args.seed, json_output=args.json)
-        from dhcpless.sandbox.eventing.delivery import BrokerMode
-        from dhcpless.sandbox.runtime.world import WorldSettings
-        from dhcpless.tools.demo.run import run_demo
-
-        settings = WorldSettings(broker_mode=BrokerMode(args.broker))
-        return run_demo(hosts=args.hosts, json_output=args.json, settings=settings)
-
-
-def _folder_exists(option: str, path: str) -> None:
-    folder = Path(path).parent
-    if not folder.is_dir():
-        raise UsageError(f"{option} {path}: directory {folder} does not exist")
-
-
-def _sandbox(args: argparse.Namespace) -> int:
-    _folder_exists("--kubeconfig", args.kubeconfig)
-    from dhcpless.tools.demo.logs import demo_logs
-    from dhcpless.tools.demo.run import run_sandbox_world
-
-    with demo_logs():  # the same world as the demo: the same one-line log
-        return run_sandbox_world(port=args.port, kubeconfig=Path(args.kubeconfig))
+from dhcpless.tools import cli_plugins
+from dhcpless.tools.cli_args import Parser, port, ramdisk_profile_option
+from dhcpless.tools.cli_errors import is_user_error, problem
+from dhcpless.tools.cli_plugins import Command
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -85,40 +56,6 @@ def _status(args: argparse.Namespace) -> int:
     return run_status(namespace=args.namespace, json_output=as_json, output=output)
 
 
-def _bench(args: argparse.Namespace) -> int:
-    from dhcpless.tools.bench import figures
-
-    if (args.plot or args.figures) and not figures.available():
-        raise UsageError(f"{'--plot' if args.plot else '--figures'}: {figures.MISSING}")
-    if args.figures:
-        return _figures(Path(args.figures))
-    from dhcpless.tools.bench.run import run_bench
-
-    plot = Path(args.plot) if args.plot else None
-    if args.plot:
-        _folder_exists("--plot", args.plot)  # before the run, not after it
-    return run_bench(
-        hosts=args.hosts,
-        pools=args.pools,
-        json_output=args.json,
-        plot=plot,
-        broker=args.broker,
-        chaos=args.chaos,
-        record=Path(args.record) if args.record else None,
-    )
-
-
-def _figures(folder: Path) -> int:
-    """`--figures DIR`: draw the figures of the reports saved there; no run."""
-    from dhcpless.tools.bench import records
-
-    if not folder.is_dir() or not any(folder.glob("*.json")):
-        raise UsageError(f"--figures {folder}: no saved reports (*.json) there")
-    for path in records.draw(folder):
-        print(path)
-    return 0
-
-
 def _kn_commands(args: argparse.Namespace) -> int:
     from dhcpless.tools.kn_commands import run_kn_commands
 
@@ -126,31 +63,44 @@ def _kn_commands(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser; every sub-command stores its runner in `args.run`."""
+    """The argument parser; every sub-command stores its runner in `args.run`. The sandbox's
+    commands come from its distribution (`cli_plugins`), in the places they always had."""
     parser = Parser(
         prog="dhcpless",
         description="Static pre-provisioning network data for Metal3 hosts, on Knative.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    _add(sub, "demo", _demo, "run the whole chain locally in an embedded sandbox (no cluster)")
-    demo = sub.choices["demo"]
-    demo.add_argument("--hosts", type=positive, default=10, help="hosts to register (10)")
-    demo.add_argument("--json", action="store_true", help="end with one JSON summary object")
-    demo.add_argument("--chaos", action="store_true", help="inject every kind of fault at once")
-    demo.add_argument("--seed", type=whole, default=1, help="seed for --chaos (1)")
-    _broker_option(demo)
-    sandbox = _add(sub, "sandbox", _sandbox, "run the demo environment long-running, for kubectl")
-    sandbox.add_argument("--port", type=port, default=0, help="API port (0: any free port)")
-    sandbox.add_argument("--kubeconfig", default="sandbox.kubeconfig", help="kubeconfig to write")
+    plugins = cli_plugins.installed()
+    for name in ORDER:
+        if name in OWN:
+            OWN[name](sub)
+        else:
+            _plugin(sub, name, plugins.get(name) or cli_plugins.Absent(name))
+    for name in sorted(set(plugins) - set(ORDER)):
+        _plugin(sub, name, plugins[name])
+    return parser
+
+
+def _plugin(sub: argparse._SubParsersAction[Parser], name: str, command: Command) -> None:
+    command.arguments(_add(sub, name, command.run, command.help))
+
+
+def _serve_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     serve = _add(sub, "serve", _serve, "serve one function as a CloudEvents HTTP service")
     serve.add_argument("function", choices=[f.value for f in FunctionName])
     serve.add_argument("--port", type=port, default=8080, help="HTTP port (8080)")
+
+
+def _render_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     render = _add(sub, "render", _render, "render network data from Kubernetes YAML files")
     render.add_argument("--template", required=True, help="template YAML")
     render.add_argument("--host", required=True, help="BareMetalHost YAML")
     render.add_argument("--addresses", help="IPAddress YAML (multi-document)")
     render.add_argument("--format", choices=["openstack", "nmstate"], default="openstack")
     ramdisk_profile_option(render)
+
+
+def _status_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     status = _add(sub, "status", _status, "one line per host this project manages (KUBECONFIG)")
     status.add_argument("-n", "--namespace", help="only this namespace (default: all)")
     explain_help = "explain one host (NAMESPACE/NAME): which rule refused it, as your rights allow"
@@ -160,22 +110,24 @@ def build_parser() -> argparse.ArgumentParser:
     status.add_argument("-o", "--output", choices=["wide", "json"], help=output_help)
     status.add_argument("--kubeconfig", help="kubeconfig file (default: KUBECONFIG, merged)")
     status.add_argument("--context", help="kubeconfig context (default: its current-context)")
-    bench_help = "measure the chain against the minimal writes, in the sandbox"
-    bench = _add(sub, "bench", _bench, bench_help)
-    bench.add_argument("--hosts", type=positive, default=100, help="hosts in the batch (100)")
-    bench.add_argument("--pools", type=positive, default=1, help="IP pools per host (1)")
-    bench.add_argument("--json", action="store_true", help="end with one JSON report object")
-    bench.add_argument("--plot", help="write a PNG of time-to-unpause per host to this file")
-    bench.add_argument("--record", help="also save the JSON report in this folder")
-    figures_help = "draw the figures of the reports saved in this folder (no run)"
-    bench.add_argument("--figures", metavar="DIR", help=figures_help)
-    _broker_option(bench)
-    chaos_help = "baseline batch, then the same with every tenth host broken; p95 of the healthy"
-    bench.add_argument("--chaos", action="store_true", help=chaos_help)
+
+
+def _kn_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     kn_help = "print kn (and kubectl) commands that create the objects of rendered manifests"
     kn = _add(sub, "kn-commands", _kn_commands, kn_help)
     kn.add_argument("filename", nargs="?", default="-", help="`kubectl kustomize` output (-)")
-    return parser
+
+
+OWN: dict[str, Callable[[argparse._SubParsersAction[Parser]], None]] = {
+    "serve": _serve_parser,
+    "render": _render_parser,
+    "status": _status_parser,
+    "kn-commands": _kn_parser,
+}
+"""The product's own commands: what an operator runs against a cluster."""
+ORDER = ("demo", "sandbox", "serve", "render", "status", "bench", "kn-commands")
+"""`dhcpless --help`'s order; the names not in `OWN` are the sandbox's
+(`cli_errors.SANDBOX_COMMANDS`, from `sandbox/pyproject.toml`)."""
 
 
 def _add(
@@ -189,17 +141,12 @@ def _add(
     return parser
 
 
-def _broker_option(parser: argparse.ArgumentParser) -> None:
-    """Which delivery model the embedded Broker uses
-    (`dhcpless.sandbox.eventing.delivery.BrokerMode`; the values are spelled here so `--help`
-    needs no sandbox import)."""
-    help_text = "sync: as the default Broker is installed (default); async: answer at once"
-    parser.add_argument("--broker", choices=["sync", "async"], default="sync", help=help_text)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run one sub-command; a problem the user can fix ends as one line, never a traceback."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and not getattr(args, cli_plugins.ANY_ARGUMENTS, False):
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)

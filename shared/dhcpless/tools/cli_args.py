@@ -4,9 +4,11 @@ refused by argparse as one line, before any sub-command starts."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import NoReturn
 
 from dhcpless import keys
+from dhcpless.tools.cli_errors import UsageError
 
 
 class Parser(argparse.ArgumentParser):
@@ -51,3 +53,10 @@ def ramdisk_profile_option(parser: argparse.ArgumentParser) -> None:
         help="the ramdisk whose network writer must configure the data (default: the "
         "template's annotation, else $DHCPLESS_RAMDISK_PROFILE, else glean-el9)",
     )
+
+
+def folder_exists(option: str, path: str) -> None:
+    """A file to write (`--kubeconfig`, `--plot`) in a folder that exists: said before a run."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: directory {folder} does not exist")

@@ -8,9 +8,10 @@ apiextensions-apiserver's). The schema's own checks (type, enum, required, minim
 out as `<Kind>.<group> "<name>" is invalid: <path>: <reason>` in kube-openapi's shapes
 (`pkg/validation/errors`). An unknown field gets the nearest declared name as a suggestion, a
 hint the server does not give. The schemas are the project's own CRDs, shipped as package data
-(`dhcpless/crds/` and the sandbox's `crds/`, written from the upstream generated CRDs; tests
-hold them to `../shared/crds`). Only YAML is read: no sandbox module is imported, so this works
-without the `sandbox` extra. Not evaluated: CEL rules, formats, patterns, lengths.
+(`dhcpless/crds/` and, when the sandbox distribution is installed, its `crds/`, found through
+the `dhcpless.crds` entry points; written from the upstream generated CRDs, tests hold them to
+`../shared/crds`). Only YAML is read: no sandbox module is imported by name, so this works
+without the sandbox. Not evaluated: CEL rules, formats, patterns, lengths.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import difflib
 import json
 from collections.abc import Iterator, Mapping
 from functools import cache
-from importlib import resources
+from importlib.metadata import entry_points
 from typing import Any
 
 import yaml
@@ -27,6 +28,9 @@ import yaml
 from dhcpless.crds import crd_files
 
 JSON = dict[str, Any]
+CRDS_GROUP = "dhcpless.crds"
+"""Entry points (a function returning CRD files) of other distributions: the sandbox's
+built-in kinds (`sandbox/pyproject.toml`), read without importing the sandbox by name."""
 _TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
     "integer": (int,),
@@ -39,9 +43,8 @@ _TYPES: dict[str, tuple[type, ...]] = {
 
 @cache
 def _crds() -> tuple[JSON, ...]:
-    sandbox = resources.files("dhcpless").joinpath("sandbox", "crds")  # not in the image
-    theirs = [f for f in sandbox.iterdir() if f.name.endswith(".yaml")] if sandbox.is_dir() else []
-    files = [*crd_files(), *theirs]
+    theirs = [f for point in entry_points(group=CRDS_GROUP) for f in point.load()()]
+    files = [*crd_files(), *theirs]  # the sandbox's: not in the image
     docs = (d for f in files for d in yaml.safe_load_all(f.read_text()))
     return tuple(
         d for d in docs if isinstance(d, dict) and d.get("kind") == "CustomResourceDefinition"

@@ -16,7 +16,7 @@ from dhcpless.kube import Kube
 from dhcpless.kube.cache import watchstream
 from dhcpless.kube.cache.informer import Informer
 from dhcpless.models.refs import TemplateKind, TemplateRef
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import objects
 from tests.support.waits import eventually
 

@@ -10,7 +10,7 @@ from kubernetes import client as k8s
 
 from dhcpless.kube import Kube
 from dhcpless.kube.cache.watchcache import WatchCache
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import objects
 from tests.support.waits import seconds
 from tests.unit.kube.cache_support import HISTORY, NS, create

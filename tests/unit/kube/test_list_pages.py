@@ -10,7 +10,7 @@ from dhcpless import keys
 from dhcpless.chain.gather import ipam
 from dhcpless.kube import Kube
 from dhcpless.kube.api import resources as r
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import objects
 from tests.unit.kube.cache_support import NS, create
 

@@ -21,7 +21,7 @@ import pytest
 from dhcpless import errors, keys
 from dhcpless.kube import Kube, from_environment
 from dhcpless.kube.cache.watchcache import WatchCache, enabled
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import objects
 from tests.unit.kube.cache_support import (
     NS,

@@ -18,7 +18,7 @@ from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube
 from dhcpless.kube.cache.watchcache import WatchCache, kinds_for
 from dhcpless.models import IPAddress, IPClaim
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support.waits import eventually, seconds
 from tests.unit.kube.cache_support import NS, create, requests
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support.waits import seconds
 
 pytestmark = pytest.mark.slow

@@ -19,7 +19,7 @@ from dhcpless.kube.api import resources
 from dhcpless.kube.cache import informer
 from dhcpless.kube.cache.reflector import Policy
 from dhcpless.kube.cache.watchcache import WatchCache
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import objects
 from tests.support.waits import eventually, stays
 from tests.unit.kube.cache_support import (

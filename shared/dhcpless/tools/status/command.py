@@ -30,8 +30,7 @@ from dhcpless.kube import configuration
 from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Metal3MachineTemplate
 from dhcpless.templates import resolve
-from dhcpless.tools.status.phase import Phase as Phase  # re-exported: the CLI's and tests' name
-from dhcpless.tools.status.phase import Seen, phase_of
+from dhcpless.tools.status.phase import Phase, Seen, phase_of
 from dhcpless.tools.status.read import Fleet, HostEvent, read_fleet
 
 
