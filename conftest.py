@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 

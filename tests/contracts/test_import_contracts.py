@@ -206,7 +206,7 @@ def test_every_contract_holds_on_the_tree(tmp_path: Path) -> None:
         ),
         pytest.param(
             "dhcpless_sandbox/eventing/dispatch.py",
-            "import dhcpless.kube.onewrite",
+            "import dhcpless.kube.transport.onewrite",
             SANDBOX_EDGE,
             id="eventing-adapter",
         ),

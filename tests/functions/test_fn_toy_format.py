@@ -26,7 +26,7 @@ from dhcpless.refs import HostRef
 from dhcpless.render.formats import registry
 from dhcpless.render.formats.base import load, openstack_json
 from dhcpless.render.formats.openstack import openstack_shape
-from dhcpless.sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from tests.support import harness, objects, scenario
 
 TOY = "toy-links"

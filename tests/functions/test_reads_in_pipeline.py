@@ -25,8 +25,8 @@ from dhcpless import keys, registry
 from dhcpless.chain import gather
 from dhcpless.keys import EventType
 from dhcpless.kube import Kube
-from dhcpless.sandbox.apiserver.server import SandboxServer
 from dhcpless.serving.events import PING_EVENT_TYPE
+from dhcpless_sandbox.apiserver.server import SandboxServer
 from functions.resync.settings import ResyncSettings
 from tests.support import harness, objects, scenario
 

@@ -13,8 +13,8 @@ import pytest
 from dhcpless.kube.api import resources
 from dhcpless.kube.cache import watchstream
 from dhcpless.kube.cache.reflector import Policy, Reflector
-from dhcpless.sandbox.apiserver.server import SandboxServer
-from dhcpless.sandbox.controllers import reflector as sandbox
+from dhcpless_sandbox.apiserver.server import SandboxServer
+from dhcpless_sandbox.controllers import reflector as sandbox
 from tests.support import objects
 from tests.support.waits import eventually
 from tests.unit.kube.cache_support import NS, break_first_watch, create
