@@ -84,7 +84,7 @@ def _waiting(facts: HostFacts) -> Actions:
         )
     done = _claimed(facts, template, pools) + _stalled(facts)
     releasing = any(isinstance(a, ReleaseHost) for a in done)
-    return done + claims.stale(facts, pools, releasing)
+    return claims.stale(facts, pools, releasing) + done
 
 
 def _renderable(facts: HostFacts) -> bool:

@@ -55,8 +55,10 @@ def stale(facts: HostFacts, pools: tuple[PoolRef, ...], releasing: bool = False)
     deleted, so their addresses are free again: the host never used them (it is paused). On a
     resync tick, so an edit in progress costs no churn, and in the round that releases the
     host (`releasing`: the data it gets is final, and once released it is no longer waiting,
-    so no later tick would look); an event's other paths leave them. Put after the round's
-    other writes: a release that fails leaves them for the retry, which reports them."""
+    so no later tick would look); an event's other paths leave them. Put before the release:
+    a delete that fails after the release succeeded would leave the claim for ever (the retry
+    finds a released host, which no path looks at for this); one done before a release that
+    fails is reported all the same (`chain.act` posts the Events of the writes it made)."""
     if facts.occasion is not Occasion.TICK and not releasing:
         return ()
     wanted, ref = {p.name for p in pools if p.is_metal3}, HostRef.of(facts.host)
