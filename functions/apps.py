@@ -15,7 +15,7 @@ from flask import Flask
 from dhcpless import registry
 from dhcpless.keys import DEAD_LETTER_FUNCTION, FunctionName
 from dhcpless.kube import Kube
-from dhcpless.serving.web import Settings
+from dhcpless.settings import Settings
 
 Builder = Callable[[Kube | None, Settings | None], Flask]
 

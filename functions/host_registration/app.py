@@ -25,7 +25,8 @@ from dhcpless.models import BareMetalHost
 from dhcpless.models.capm3 import Metal3Data
 from dhcpless.serving import edge, events
 from dhcpless.serving.events import Operation
-from dhcpless.serving.web import Settings, create_function_app
+from dhcpless.serving.web import create_function_app
+from dhcpless.settings import Settings
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.HOST_REGISTRATION

@@ -35,7 +35,8 @@ from dhcpless.kube import Kube, from_environment
 from dhcpless.models import IPAddressClaim, IPClaim, IPPool
 from dhcpless.serving import edge, events
 from dhcpless.serving.events import Operation
-from dhcpless.serving.web import Settings, create_function_app
+from dhcpless.serving.web import create_function_app
+from dhcpless.settings import Settings
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.IPCLAIM_FULFILMENT

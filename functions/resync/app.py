@@ -32,7 +32,8 @@ from dhcpless.chain.gather import fleet as fleet_reads
 from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.serving import events
-from dhcpless.serving.web import Settings, create_function_app
+from dhcpless.serving.web import create_function_app
+from dhcpless.settings import Settings
 from functions.resync import cursor, fleet, pages, rounds
 from functions.resync.settings import ResyncSettings, one_settings
 from functions.resync.ticks import OneAtATime

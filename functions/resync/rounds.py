@@ -19,7 +19,7 @@ from dhcpless.chain.predicates import on_host, ownership
 from dhcpless.errors import DhcplessError
 from dhcpless.kube import Kube
 from dhcpless.models import BareMetalHost
-from dhcpless.serving.web import Settings
+from dhcpless.settings import Settings
 from functions.resync import cursor, fleet, pages
 from functions.resync.settings import ResyncSettings
 from functions.resync.ticks import run_until

@@ -24,7 +24,8 @@ from dhcpless.keys import FunctionName
 from dhcpless.kube import Kube, from_environment
 from dhcpless.serving import edge
 from dhcpless.serving.events import Operation
-from dhcpless.serving.web import Settings, create_function_app
+from dhcpless.serving.web import create_function_app
+from dhcpless.settings import Settings
 
 log = logging.getLogger(__name__)
 NAME = FunctionName.SECRET_READINESS

@@ -4,7 +4,7 @@ A function's `create_app` builds its settings with `from_environment()` unless a
 sandbox, a test) passes them, and hands the one frozen object down: nothing below the factory
 reads `os.environ`. A function with knobs of its own subclasses `Settings` with its fields and
 its own `from_environment` (resync: `functions/resync/settings.py`). Kept free of Flask and
-the adapter so decision code can take settings without importing either (`web` re-exports it).
+the adapter so decision code can take settings without importing either.
 The variables are listed in the README ("Configuration"). One is not a field here because it
 configures the adapter, which is built before the settings: `DHCPLESS_WATCH_CACHE`
 (`keys.WATCH_CACHE_ENV`, read by `kube.from_environment`; `off` turns the watch cache off).

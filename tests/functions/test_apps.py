@@ -10,7 +10,7 @@ from kubernetes import client
 
 from dhcpless import registry
 from dhcpless.kube import Kube
-from dhcpless.serving.web import Settings
+from dhcpless.settings import Settings
 from functions import apps
 
 

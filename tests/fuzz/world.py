@@ -24,7 +24,7 @@ from kubernetes import client as k8s
 
 from dhcpless import keys, registry
 from dhcpless.kube import Kube
-from dhcpless.serving.web import Settings
+from dhcpless.settings import Settings
 from dhcpless_sandbox.apiserver.server import SandboxServer
 from functions.resync.settings import ResyncSettings
 from tests.support import harness, objects, scenario

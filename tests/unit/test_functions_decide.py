@@ -25,9 +25,9 @@ from dhcpless.chain.gate import Gate, gate
 from dhcpless.chain.gather.lookup import Found, Problem
 from dhcpless.chain.predicates.derived import pools_for
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Secret, network_template_from_k8s
+from dhcpless.models.refs import TemplateKind, TemplateRef
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-from dhcpless.templates.resolve import TemplateKind, TemplateRef
 from tests.support import objects
 
 OURS = "host-0" + keys.SECRET_NAME_SUFFIX

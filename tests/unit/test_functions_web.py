@@ -22,6 +22,7 @@ from dhcpless.keys import FunctionName
 from dhcpless.kube.transport import errors as kube_errors
 from dhcpless.serving import web
 from dhcpless.serving.retrying import DEFAULT_BOUND
+from dhcpless.settings import Settings
 
 RETRIED_BY_KNATIVE = {404, 408, 409, 429}
 
@@ -32,7 +33,7 @@ def client_raising(exc: Exception | None, calls: list[str]) -> FlaskClient:
         if exc is not None:
             raise exc
 
-    app = web.create_function_app(FunctionName.RESYNC, handler, web.Settings())
+    app = web.create_function_app(FunctionName.RESYNC, handler, Settings())
     return app.test_client()
 
 

@@ -8,18 +8,17 @@ import pytest
 
 from dhcpless.keys import TEMPLATE_REFERENCE_ANNOTATION
 from dhcpless.models import BareMetalHost, Metal3MachineTemplate
+from dhcpless.models.refs import TemplateKind, TemplateRef
 from dhcpless.templates.resolve import (
     Ambiguous,
     Candidate,
     NoTemplate,
     Resolution,
     Resolved,
-    ResolveError,
-    TemplateKind,
-    TemplateRef,
     Via,
     resolve_template,
 )
+from dhcpless.templates.selectors import ResolveError
 
 from .hosts import make_host
 

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from dhcpless.models import BareMetalHost, Metal3MachineTemplate
-from dhcpless.templates.resolve import Resolved, ResolveError, Via, resolve_template
+from dhcpless.templates.resolve import Resolved, Via, resolve_template
+from dhcpless.templates.selectors import ResolveError
 
 from .hosts import make_host
 from .test_resolve import m3mt, ref

@@ -24,9 +24,9 @@ from dhcpless.models import (
     Secret,
 )
 from dhcpless.models.capm3 import Metal3Data
+from dhcpless.models.refs import TemplateRef
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
-from dhcpless.templates import resolve
 
 Taken = IPClaim | IPAddressClaim | Secret
 """An object a create of ours found under our name (`HostFacts.taken`)."""
@@ -47,7 +47,7 @@ class Occasion(StrEnum):
 class Found:
     """The template that applies to the host."""
 
-    ref: resolve.TemplateRef
+    ref: TemplateRef
     template: NetworkTemplate
 
 

@@ -20,7 +20,7 @@ from dhcpless.kube import Kube, from_environment
 from dhcpless.limits import HEALTH_THREADS
 from dhcpless.serving.exit_hooks import worker_exit
 from dhcpless.serving.headguard import WORKER_CLASS
-from dhcpless.serving.web import Settings
+from dhcpless.settings import Settings
 
 THREADS = 4
 

@@ -27,7 +27,7 @@ from dhcpless.kube import one_large_at_a_time
 from dhcpless.serving import delivery, events
 from dhcpless.serving.body import SOCKET_KEYS, BodyRefused, read_body
 from dhcpless.serving.retrying import Deferred, retrying
-from dhcpless.settings import Settings as Settings  # re-exported: `web.Settings` callers
+from dhcpless.settings import Settings
 
 log = logging.getLogger(__name__)
 

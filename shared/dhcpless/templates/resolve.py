@@ -34,13 +34,9 @@ from enum import StrEnum
 from dhcpless import names
 from dhcpless.keys import CAPM3_GROUP, TEMPLATE_REFERENCE_ANNOTATION
 from dhcpless.models.bmh import BareMetalHost
-from dhcpless.models.refs import TemplateKind as TemplateKind  # re-exported: callers use it here
-from dhcpless.models.refs import TemplateRef as TemplateRef
+from dhcpless.models.refs import TemplateKind, TemplateRef
 from dhcpless.models.templates import Metal3MachineTemplate
-from dhcpless.templates.selectors import (
-    ResolveError as ResolveError,  # re-exported: callers catch it here
-)
-from dhcpless.templates.selectors import ruled_out, selector_matches
+from dhcpless.templates.selectors import ResolveError, ruled_out, selector_matches
 
 
 class Via(StrEnum):

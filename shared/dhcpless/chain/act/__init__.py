@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 
 
 class Reporting(Protocol):
-    """What the performer needs of a function's settings (`web.Settings` has both)."""
+    """What the performer needs of a function's settings (`dhcpless.settings.Settings` has both)."""
 
     @property
     def component(self) -> str: ...

@@ -14,9 +14,11 @@ from dhcpless.chain.facts import Found, Problem, TemplateLookup
 from dhcpless.errors import Gone, InvalidInput, Transient
 from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPAddress, IPClaim, Metal3MachineTemplate, Secret
+from dhcpless.models.refs import TemplateRef
 from dhcpless.reasons import Reason
 from dhcpless.refs import HostRef
 from dhcpless.templates import resolve
+from dhcpless.templates.selectors import ResolveError
 
 __all__ = ["Found", "Problem", "TemplateLookup", "addresses", "host_claims", "secret_or_none"]
 __all__ += ["selector", "template_for"]
@@ -27,7 +29,7 @@ def template_for(kube: Kube, host: BareMetalHost) -> TemplateLookup:
     m3mts = _machine_templates(kube, host)
     try:
         resolution = resolve.resolve_template(host, m3mts)
-    except resolve.ResolveError as err:
+    except ResolveError as err:
         return Problem(Reason.INVALID_TEMPLATE, str(err), _broken(m3mts, err.broken))
     if isinstance(resolution, resolve.NoTemplate):
         return Problem(Reason.NO_TEMPLATE, resolution.reason)
@@ -62,7 +64,7 @@ def _machine_templates(kube: Kube, host: BareMetalHost) -> list[Metal3MachineTem
     return kube.list_machine_templates(host.namespace)
 
 
-def _fetch(kube: Kube, ref: resolve.TemplateRef) -> TemplateLookup:
+def _fetch(kube: Kube, ref: TemplateRef) -> TemplateLookup:
     try:
         return Found(ref, kube.get_template(ref))
     except Gone:

@@ -30,6 +30,7 @@ from dhcpless.kube import configuration
 from dhcpless.kube.api.client import Kube
 from dhcpless.models import BareMetalHost, IPClaim, Metal3MachineTemplate
 from dhcpless.templates import resolve
+from dhcpless.templates.selectors import ResolveError
 from dhcpless.tools.status.phase import Phase, Seen, phase_of
 from dhcpless.tools.status.read import Fleet, HostEvent, read_fleet
 
@@ -75,7 +76,7 @@ def template_of(
         return next(r for r in recorded if r)
     try:
         resolution = resolve.resolve_template(host, m3mts)
-    except resolve.ResolveError:
+    except ResolveError:
         return "-"
     return str(resolution.ref) if isinstance(resolution, resolve.Resolved) else "-"
 
