@@ -165,6 +165,10 @@ class Lab:
                 )
             )
 
+    def stop_last(self) -> None:
+        """Stop the process spawned last (a start that never got going, to be tried again)."""
+        _stop(self.processes.pop())
+
     def close(self) -> None:
         """Stop our processes (TERM, then KILL past a deadline), then delete our namespaces."""
         for process in reversed(self.processes):

@@ -21,6 +21,7 @@ import os
 import shlex
 import subprocess
 from collections.abc import Mapping
+from pathlib import Path
 
 from tests.support.netns import Host, Lab
 from tests.support.waits import eventually, seconds
@@ -99,16 +100,28 @@ def network_manager(lab: Lab, host: Host, files: Mapping[str, str]) -> str:
         f"mount --bind {shlex.quote(str(lib))} /var/lib/NetworkManager",
     ]
     nm = _in_mount_namespace(host, steps, ["NetworkManager", "--no-daemon", "--debug"])
-    lab.spawn(nm, work / "nm.log", env)
+    done, log = _startup(lab, nm, work / "nm.log", env)
+    if done and not log.strip():
+        # NM wrote not one line (its --debug start logs at once): it never got going, seen only
+        # on a machine loaded far past its cores. Once more, from scratch; a NM that starts and
+        # fails its activations still fails here.
+        print(f"{host.name}: NetworkManager wrote nothing in its startup window; starting again")
+        lab.stop_last()
+        done, log = _startup(lab, nm, work / "nm.log", env)
+    if done:
+        raise AssertionError(f"NetworkManager did not complete its startup: {log[-3000:]}")
+    return log
+
+
+def _startup(lab: Lab, nm: list[str], log: Path, env: Mapping[str, str]) -> tuple[int, str]:
+    """Spawn NM and wait for `nm-online -s` (startup complete): its exit status and NM's log."""
+    lab.spawn(nm, log, env)
     wait = seconds(NM_STARTUP)
     done = subprocess.run(
         ["nm-online", "-s", "-q", "-t", str(int(wait))],
-        env=env, capture_output=True, text=True, timeout=wait + 5, check=False,
+        env=dict(env), capture_output=True, text=True, timeout=wait + 5, check=False,
     )  # fmt: skip
-    log = (work / "nm.log").read_text(errors="replace")
-    if done.returncode:
-        raise AssertionError(f"NetworkManager did not complete its startup: {log[-3000:]}")
-    return log
+    return done.returncode, log.read_text(errors="replace")
 
 
 def ifupdown(lab: Lab, host: Host, files: Mapping[str, str]) -> tuple[int, str]:
